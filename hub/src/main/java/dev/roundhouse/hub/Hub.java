@@ -1,0 +1,54 @@
+package dev.roundhouse.hub;
+
+import dev.roundhouse.hub.board.Board;
+import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The running hub: its operations, its event stream and its configuration. Faces (HTTP, MCP, LSP, ACP,
+ * CLI) hold no state of their own and reach everything through this interface.
+ *
+ * <p>Thread-safe.
+ */
+public interface Hub extends AutoCloseable {
+
+  HubConfig config();
+
+  /** Every operation, by name; the one write and query surface. */
+  OperationRegistry operations();
+
+  /** The ordered, durable event stream. */
+  EventBus events();
+
+  /** The board's rules, for in-process callers that want typed access. */
+  Board board();
+
+  /** The local API token. */
+  String token();
+
+  /** Records where the hub's HTTP server listens, for clients to find it. */
+  void publishUrl(String url);
+
+  @Override
+  void close();
+
+  /**
+   * Opens the hub in {@code config.home()}: takes the home lock (failing at once if another hub holds it),
+   * opens and migrates the database, and registers the operations.
+   */
+  static Hub open(HubConfig config) {
+    return RealHub.open(config);
+  }
+
+  /** This build's version, such as {@code 0.1.0-SNAPSHOT}. */
+  static String version() {
+    try (InputStream in = Hub.class.getResourceAsStream("version.txt")) {
+      return in == null ? "dev" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+    } catch (IOException e) {
+      return "dev";
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package dev.roundhouse.hub;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything a hub is started with. Built from the environment ({@link #fromEnvironment}) and then
+ * overridden by command-line flags; every setting is documented in {@code docs/configuration.md}.
+ * Immutable.
+ *
+ * @param home the Roundhouse home: database, token, lock ({@code ROUNDHOUSE_HOME}, default ~/.roundhouse)
+ * @param bind the address to listen on ({@code ROUNDHOUSE_BIND}, default 127.0.0.1)
+ * @param port the port ({@code ROUNDHOUSE_PORT}, default 7420; 0 picks a free one)
+ * @param allowRemote must be true to bind an address other than loopback ({@code --allow-remote})
+ * @param allowedOrigins browser origins allowed besides loopback ({@code ROUNDHOUSE_ALLOWED_ORIGINS})
+ * @param maxBodyBytes the largest request body accepted ({@code ROUNDHOUSE_MAX_BODY_BYTES}, 1 MiB)
+ * @param streamBuffer how many events a slow event-stream viewer may fall behind before it is
+ *     disconnected ({@code ROUNDHOUSE_STREAM_BUFFER}, 4096)
+ * @param maxBatch the most writes group-committed in one transaction (256; 1 disables group commit)
+ * @param clock the clock every timestamp comes from
+ */
+public record HubConfig(
+    Path home,
+    String bind,
+    int port,
+    boolean allowRemote,
+    List<String> allowedOrigins,
+    int maxBodyBytes,
+    int streamBuffer,
+    int maxBatch,
+    Clock clock) {
+
+  public static final int DEFAULT_PORT = 7420;
+
+  public HubConfig {
+    Objects.requireNonNull(home, "home");
+    Objects.requireNonNull(bind, "bind");
+    allowedOrigins = List.copyOf(allowedOrigins);
+    Objects.requireNonNull(clock, "clock");
+    if (port < 0 || port > 65535) {
+      throw new RoundhouseException.InvalidInput("port " + port + " is not between 0 and 65535");
+    }
+  }
+
+  /** Defaults, overridden by the {@code ROUNDHOUSE_*} variables in {@code env}. */
+  public static HubConfig fromEnvironment(Map<String, String> env) {
+    Path home =
+        env.containsKey("ROUNDHOUSE_HOME") && !env.get("ROUNDHOUSE_HOME").isBlank()
+            ? Path.of(env.get("ROUNDHOUSE_HOME"))
+            : Path.of(System.getProperty("user.home"), ".roundhouse");
+    return new HubConfig(
+        home.toAbsolutePath(),
+        env.getOrDefault("ROUNDHOUSE_BIND", "127.0.0.1"),
+        intSetting(env, "ROUNDHOUSE_PORT", DEFAULT_PORT),
+        false,
+        env.containsKey("ROUNDHOUSE_ALLOWED_ORIGINS")
+            ? Arrays.stream(env.get("ROUNDHOUSE_ALLOWED_ORIGINS").split(","))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList()
+            : List.of(),
+        intSetting(env, "ROUNDHOUSE_MAX_BODY_BYTES", 1 << 20),
+        intSetting(env, "ROUNDHOUSE_STREAM_BUFFER", 4096),
+        256,
+        Clock.systemUTC());
+  }
+
+  /** A config for a hub in {@code home} on a free loopback port; for tests and tools. */
+  public static HubConfig forHome(Path home) {
+    return new HubConfig(
+        home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256, Clock.systemUTC());
+  }
+
+  public Path database() {
+    return home.resolve("roundhouse.db");
+  }
+
+  public Path tokenFile() {
+    return home.resolve("token");
+  }
+
+  public Path lockFile() {
+    return home.resolve("hub.lock");
+  }
+
+  public HubConfig withPort(int newPort) {
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, clock);
+  }
+
+  public HubConfig withBind(String address, boolean remote) {
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, clock);
+  }
+
+  public HubConfig withMaxBodyBytes(int bytes) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, clock);
+  }
+
+  public HubConfig withStreamBuffer(int events) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, clock);
+  }
+
+  public HubConfig withAllowedOrigins(List<String> origins) {
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, clock);
+  }
+
+  public HubConfig withMaxBatch(int batch) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, clock);
+  }
+
+  public HubConfig withClock(Clock newClock) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, newClock);
+  }
+
+  private static int intSetting(Map<String, String> env, String name, int fallback) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new RoundhouseException.InvalidInput(name + "='" + value + "' is not a whole number");
+    }
+  }
+}

@@ -1,0 +1,496 @@
+package dev.roundhouse.hub.board;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException.Conflict;
+import dev.roundhouse.hub.RoundhouseException.Forbidden;
+import dev.roundhouse.hub.RoundhouseException.InvalidInput;
+import dev.roundhouse.hub.RoundhouseException.NotFound;
+import dev.roundhouse.hub.board.BoardApi.BoardView;
+import dev.roundhouse.hub.board.BoardApi.Column;
+import dev.roundhouse.hub.board.BoardApi.DroppedEdge;
+import dev.roundhouse.hub.board.BoardApi.ProjectCreate;
+import dev.roundhouse.hub.board.BoardApi.ProjectUpdate;
+import dev.roundhouse.hub.board.BoardApi.TaskCreate;
+import dev.roundhouse.hub.board.BoardApi.TaskListQuery;
+import dev.roundhouse.hub.board.BoardApi.TaskList;
+import dev.roundhouse.hub.board.BoardApi.TaskMove;
+import dev.roundhouse.hub.board.BoardApi.TaskMoved;
+import dev.roundhouse.hub.board.BoardApi.TaskUpdate;
+import dev.roundhouse.hub.board.BoardApi.TagUpdate;
+import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.store.Store;
+import dev.roundhouse.hub.store.StoreReader;
+import dev.roundhouse.hub.store.StoreWriter;
+import dev.roundhouse.hub.store.TaskQuery;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Projects, tasks and tags: the rules of the board. Every write runs as one store write (so its checks and
+ * changes are atomic with respect to other writes), records its actor, and appends the events that
+ * describe it.
+ *
+ * <p>Actor rules: a task an agent files is always a suggestion, and only the user accepts one. Every field
+ * a write changes is recorded as an edit (before and after) that {@link #revertEdit} can undo; this is how
+ * an agent's edits to tasks other than its own are reviewed.
+ *
+ * <p>Thread-safe: holds no state of its own beyond the store.
+ */
+public final class Board {
+  private static final int DEFAULT_LIMIT = 200;
+  private static final int MAX_LIMIT = 1000;
+  private static final int MAX_MOVE = 500;
+
+  private final Store store;
+
+  public Board(Store store) {
+    this.store = store;
+  }
+
+  // ---- projects ----------------------------------------------------------------------------
+
+  public Project createProject(Actor actor, ProjectCreate input) {
+    String name = Names.projectName(input.name());
+    String path = existingFolder(input.path());
+    return store.write(
+        w -> {
+          ensureNameFree(w, name, null);
+          Instant now = w.now();
+          Project project =
+              w.insertProject(
+                  new Project(
+                      0, name, path, Names.emptyToNull(Names.optionalText("default_agent", input.defaultAgent())),
+                      Names.emptyToNull(Names.optionalText("context", input.context())), now, now));
+          w.append(event("project.created", actor, project.id(), null, "project", project));
+          return project;
+        });
+  }
+
+  public Project updateProject(Actor actor, ProjectUpdate input) {
+    String name = input.name() == null ? null : Names.projectName(input.name());
+    String path = input.path() == null ? null : existingFolder(input.path());
+    return store.write(
+        w -> {
+          Project before = project(w, input.project());
+          if (name != null) {
+            ensureNameFree(w, name, before.id());
+          }
+          Project after =
+              new Project(
+                  before.id(),
+                  name != null ? name : before.name(),
+                  path != null ? path : before.path(),
+                  patch(before.defaultAgent(), Names.optionalText("default_agent", input.defaultAgent())),
+                  patch(before.context(), Names.optionalText("context", input.context())),
+                  before.createdAt(),
+                  w.now());
+          w.updateProject(after);
+          ObjectNode data = Json.mapper().createObjectNode();
+          data.set("project", Json.tree(after));
+          data.set("before", Json.tree(before));
+          w.append(new EventDraft("project.updated", actor, after.id(), null, data));
+          return after;
+        });
+  }
+
+  public Project project(String ref) {
+    return store.read(r -> project(r, ref));
+  }
+
+  public List<Project> projects() {
+    return store.read(StoreReader::projects);
+  }
+
+  public BoardView board(String ref) {
+    return store.read(
+        r -> {
+          Project project = project(r, ref);
+          List<Task> tasks = r.tasks(TaskQuery.inProject(project.id()));
+          List<Column> columns = new ArrayList<>();
+          for (TaskStatus status : TaskStatus.values()) {
+            columns.add(new Column(status, tasks.stream().filter(t -> t.status() == status).toList()));
+          }
+          return new BoardView(project, columns);
+        });
+  }
+
+  // ---- tasks -------------------------------------------------------------------------------
+
+  public Task createTask(Actor actor, TaskCreate input) {
+    String title = Names.title(input.title());
+    String description = Names.emptyToNull(Names.optionalText("description", input.description()));
+    List<String> tags = input.tags() == null ? List.of() : Names.tags(input.tags());
+    boolean suggested = actor.isAgent() || Boolean.TRUE.equals(input.suggested());
+    return store.write(
+        w -> {
+          Project project = project(w, input.project());
+          Instant now = w.now();
+          Task draft =
+              new Task(
+                  0, project.id(), title, description,
+                  input.status() == null ? TaskStatus.BACKLOG : input.status(),
+                  input.priority() == null ? Priority.NORMAL : input.priority(),
+                  tags, List.of(), suggested,
+                  Names.emptyToNull(input.agent()), Names.emptyToNull(input.branch()),
+                  input.startAt(), actor, now, now);
+          Task created = w.insertTask(draft);
+          List<Long> blockers = input.blockedBy() == null ? List.of() : input.blockedBy();
+          if (!blockers.isEmpty()) {
+            checkBlockers(w, created, blockers);
+            created = new Task(
+                created.id(), created.projectId(), created.title(), created.description(),
+                created.status(), created.priority(), created.tags(), distinct(blockers),
+                created.suggested(), created.agent(), created.branch(), created.startAt(),
+                created.createdBy(), created.createdAt(), created.updatedAt());
+            w.updateTask(created);
+            created = w.task(created.id()).orElseThrow();
+          }
+          w.append(event("task.created", actor, project.id(), created.id(), "task", created));
+          return created;
+        });
+  }
+
+  public Task task(long id) {
+    return store.read(r -> task(r, id));
+  }
+
+  public TaskList tasks(TaskListQuery input) {
+    int limit = input.limit() == null ? DEFAULT_LIMIT : input.limit();
+    int offset = input.offset() == null ? 0 : input.offset();
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new InvalidInput("limit must be between 1 and " + MAX_LIMIT + ", not " + limit);
+    }
+    if (offset < 0) {
+      throw new InvalidInput("offset must not be negative, not " + offset);
+    }
+    Set<TaskStatus> statuses =
+        input.status() == null || input.status().isEmpty()
+            ? Set.of()
+            : EnumSet.copyOf(input.status());
+    String tag = input.tag() == null ? null : Names.tag(input.tag());
+    return store.read(
+        r -> {
+          Long project = input.project() == null ? null : project(r, input.project()).id();
+          List<Task> page =
+              r.tasks(new TaskQuery(project, statuses, tag, input.text(), limit + 1, offset));
+          boolean more = page.size() > limit;
+          return new TaskList(more ? page.subList(0, limit) : page, more);
+        });
+  }
+
+  public Task updateTask(Actor actor, TaskUpdate input) {
+    String title = input.title() == null ? null : Names.title(input.title());
+    String description = Names.optionalText("description", input.description());
+    List<String> tags = input.tags() == null ? null : Names.tags(input.tags());
+    if (actor.isAgent() && Boolean.FALSE.equals(input.suggested())) {
+      throw new Forbidden("forbidden", "only the user accepts a suggested task");
+    }
+    return store.write(
+        w -> {
+          Task before = task(w, input.task());
+          Task after =
+              new Task(
+                  before.id(), before.projectId(),
+                  title != null ? title : before.title(),
+                  patch(before.description(), description),
+                  input.status() != null ? input.status() : before.status(),
+                  input.priority() != null ? input.priority() : before.priority(),
+                  tags != null ? tags : before.tags(),
+                  input.blockedBy() != null ? distinct(input.blockedBy()) : before.blockedBy(),
+                  input.suggested() != null ? input.suggested() : before.suggested(),
+                  patch(before.agent(), input.agent()),
+                  patch(before.branch(), input.branch()),
+                  input.startAt() != null ? input.startAt() : before.startAt(),
+                  before.createdBy(), before.createdAt(), before.updatedAt());
+          if (input.blockedBy() != null) {
+            checkBlockers(w, before, after.blockedBy());
+          }
+          return save(w, actor, before, after);
+        });
+  }
+
+  public TaskMoved moveTasks(Actor actor, TaskMove input) {
+    if (input.tasks().isEmpty()) {
+      throw new InvalidInput("tasks must name at least one task");
+    }
+    if (input.tasks().size() > MAX_MOVE) {
+      throw new InvalidInput("move at most " + MAX_MOVE + " tasks at once, not " + input.tasks().size());
+    }
+    if (input.status() == null && input.project() == null) {
+      throw new InvalidInput("say where to move: a status, a project, or both");
+    }
+    return store.write(
+        w -> {
+          Set<Long> moving = new LinkedHashSet<>(input.tasks());
+          List<Task> befores = new ArrayList<>();
+          for (long id : moving) {
+            befores.add(task(w, id));
+          }
+          Long target = input.project() == null ? null : project(w, input.project()).id();
+          List<DroppedEdge> dropped = new ArrayList<>();
+          List<Task> moved = new ArrayList<>();
+          for (Task before : befores) {
+            boolean changesProject = target != null && target != before.projectId();
+            List<Long> blockers = before.blockedBy();
+            if (changesProject) {
+              List<Long> kept = blockers.stream().filter(moving::contains).toList();
+              blockers.stream()
+                  .filter(b -> !moving.contains(b))
+                  .forEach(b -> dropped.add(new DroppedEdge(before.id(), b)));
+              blockers = kept;
+              // Tasks staying behind that wait on this one lose that edge too.
+              for (var edge : w.blockerEdges(before.projectId()).entrySet()) {
+                if (!moving.contains(edge.getKey()) && edge.getValue().contains(before.id())) {
+                  Task waiter = w.task(edge.getKey()).orElseThrow();
+                  List<Long> rest = waiter.blockedBy().stream().filter(b -> b != before.id()).toList();
+                  dropped.add(new DroppedEdge(waiter.id(), before.id()));
+                  save(w, actor, waiter, withBlockers(waiter, rest));
+                }
+              }
+            }
+            Task after =
+                new Task(
+                    before.id(), changesProject ? target : before.projectId(), before.title(),
+                    before.description(), input.status() != null ? input.status() : before.status(),
+                    before.priority(), before.tags(), blockers, before.suggested(), before.agent(),
+                    before.branch(), before.startAt(), before.createdBy(), before.createdAt(),
+                    before.updatedAt());
+            moved.add(save(w, actor, w.task(before.id()).orElseThrow(), after));
+          }
+          return new TaskMoved(moved, dropped);
+        });
+  }
+
+  public BoardApi.TaskDeleted deleteTask(Actor actor, long id) {
+    return store.write(
+        w -> {
+          Task task = task(w, id);
+          List<Long> waiters =
+              w.blockerEdges(task.projectId()).entrySet().stream()
+                  .filter(e -> e.getValue().contains(id))
+                  .map(java.util.Map.Entry::getKey)
+                  .toList();
+          w.deleteTask(id);
+          ObjectNode data = Json.mapper().createObjectNode();
+          data.set("task", Json.tree(task));
+          data.set("unblocked", Json.tree(waiters));
+          w.append(new EventDraft("task.deleted", actor, task.projectId(), id, data));
+          return new BoardApi.TaskDeleted(id, task.title());
+        });
+  }
+
+  public List<TaskEdit> edits(long task, int limit) {
+    return store.read(
+        r -> {
+          task(r, task);
+          return r.edits(task, limit);
+        });
+  }
+
+  /**
+   * Undoes one recorded edit, provided the field still holds the value that edit wrote; a later change
+   * is never overwritten silently.
+   */
+  public Task revertEdit(Actor actor, long editId) {
+    return store.write(
+        w -> {
+          TaskEdit edit =
+              w.edit(editId).orElseThrow(() -> new NotFound("no edit " + editId));
+          if (edit.revertedAt() != null) {
+            throw new Conflict(
+                "edit " + editId + " was already reverted at " + edit.revertedAt() + " by " + edit.revertedBy());
+          }
+          Task current =
+              w.task(edit.taskId())
+                  .orElseThrow(() -> new NotFound("task " + edit.taskId() + " of edit " + editId + " was deleted"));
+          var now = TaskFields.value(current, edit.field());
+          if (!java.util.Objects.equals(now, edit.after())) {
+            throw new Conflict(
+                "task " + current.id() + "'s " + edit.field() + " changed after edit " + editId
+                    + " (it is now " + now + ", the edit set " + edit.after() + "); not overwriting it");
+          }
+          Task reverted = TaskFields.with(current, edit.field(), edit.before());
+          if (edit.field().equals("blocked_by")) {
+            checkBlockers(w, current, reverted.blockedBy());
+          }
+          if (edit.field().equals("project_id")) {
+            project(w, String.valueOf(reverted.projectId()));
+          }
+          Task saved = save(w, actor, current, reverted);
+          w.markEditReverted(editId, actor, w.now());
+          ObjectNode data = Json.mapper().createObjectNode();
+          data.put("edit", editId);
+          data.put("field", edit.field());
+          w.append(new EventDraft("task.edit_reverted", actor, saved.projectId(), saved.id(), data));
+          return saved;
+        });
+  }
+
+  // ---- tags --------------------------------------------------------------------------------
+
+  public List<Tag> tags(String projectRef) {
+    return store.read(r -> r.tags(projectRef == null ? null : project(r, projectRef).id()));
+  }
+
+  public Tag updateTag(Actor actor, TagUpdate input) {
+    String name = Names.tag(input.name());
+    String rename = input.newName() == null ? null : Names.tag(input.newName());
+    String color = Names.color(input.color());
+    String description = Names.optionalText("description", input.description());
+    return store.write(
+        w -> {
+          boolean exists = w.tags(null).stream().anyMatch(t -> t.name().equals(name));
+          if (!exists) {
+            throw new NotFound("no tag '" + name + "'; list them with tag_list");
+          }
+          w.upsertTag(name, color, description);
+          String current = name;
+          if (rename != null && !rename.equals(name)) {
+            w.renameTag(name, rename);
+            current = rename;
+          }
+          String finalName = current;
+          Tag tag = w.tags(null).stream().filter(t -> t.name().equals(finalName)).findFirst().orElseThrow();
+          ObjectNode data = Json.mapper().createObjectNode();
+          data.set("tag", Json.tree(tag));
+          if (!finalName.equals(name)) {
+            data.put("renamed_from", name);
+          }
+          w.append(new EventDraft("tag.updated", actor, null, null, data));
+          return tag;
+        });
+  }
+
+  // ---- shared rules ------------------------------------------------------------------------
+
+  /** Writes {@code after} over {@code before}, recording each changed field and one event. */
+  private static Task save(StoreWriter w, Actor actor, Task before, Task after) {
+    List<TaskFields.Change> changes = TaskFields.diff(before, after);
+    if (changes.isEmpty()) {
+      return before;
+    }
+    Instant now = w.now();
+    Task stamped =
+        new Task(
+            after.id(), after.projectId(), after.title(), after.description(), after.status(),
+            after.priority(), after.tags(), after.blockedBy(), after.suggested(), after.agent(),
+            after.branch(), after.startAt(), after.createdBy(), after.createdAt(), now);
+    w.updateTask(stamped);
+    Task saved = w.task(stamped.id()).orElseThrow();
+    var changeList = Json.mapper().createArrayNode();
+    for (TaskFields.Change change : changes) {
+      long editId = w.recordEdit(saved.id(), actor, change.field(), change.before(), change.after(), now);
+      ObjectNode node = changeList.addObject();
+      node.put("edit", editId);
+      node.put("field", change.field());
+      node.set("before", change.before());
+      node.set("after", change.after());
+    }
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.set("task", Json.tree(saved));
+    data.set("changes", changeList);
+    if (actor.isAgent() && !actor.isAgentOf(saved.id())) {
+      data.put("foreign_edit", true);
+    }
+    w.append(new EventDraft("task.updated", actor, saved.projectId(), saved.id(), data));
+    return saved;
+  }
+
+  private static void checkBlockers(StoreWriter w, Task task, List<Long> blockers) {
+    for (long blocker : blockers) {
+      if (blocker == task.id()) {
+        throw new Conflict("task " + task.id() + " cannot be blocked by itself");
+      }
+      Task other =
+          w.task(blocker).orElseThrow(() -> new NotFound("blocked_by names task " + blocker + ", which does not exist"));
+      if (other.projectId() != task.projectId()) {
+        throw new InvalidInput(
+            "blocked_by links tasks of one project: task " + blocker + " is in another project than task " + task.id());
+      }
+    }
+    new BlockerGraph(w.blockerEdges(task.projectId())).set(task.id(), blockers);
+  }
+
+  private static Task withBlockers(Task t, List<Long> blockers) {
+    return new Task(
+        t.id(), t.projectId(), t.title(), t.description(), t.status(), t.priority(), t.tags(), blockers,
+        t.suggested(), t.agent(), t.branch(), t.startAt(), t.createdBy(), t.createdAt(), t.updatedAt());
+  }
+
+  private static List<Long> distinct(List<Long> ids) {
+    return List.copyOf(new LinkedHashSet<>(ids));
+  }
+
+  private static Project project(StoreReader r, String ref) {
+    String text = ref == null ? "" : ref.strip();
+    if (text.isEmpty()) {
+      throw new InvalidInput("project must name a project by id or name");
+    }
+    if (text.chars().allMatch(Character::isDigit) && text.length() < 19) {
+      return r.project(Long.parseLong(text)).orElseThrow(() -> unknownProject(r, text));
+    }
+    return r.projectByName(text).orElseThrow(() -> unknownProject(r, text));
+  }
+
+  private static NotFound unknownProject(StoreReader r, String ref) {
+    List<Project> all = r.projects();
+    String known =
+        all.isEmpty()
+            ? "there are no projects yet (create one with project_create)"
+            : "known projects: "
+                + all.stream().map(p -> p.name() + " (" + p.id() + ")").collect(Collectors.joining(", "));
+    return new NotFound("no project '" + ref + "'; " + known);
+  }
+
+  private static Task task(StoreReader r, long id) {
+    return r.task(id).orElseThrow(() -> new NotFound("no task " + id));
+  }
+
+  private static void ensureNameFree(StoreReader r, String name, Long self) {
+    r.projectByName(name)
+        .filter(p -> self == null || p.id() != self)
+        .ifPresent(p -> {
+          throw new Conflict("a project named '" + p.name() + "' already exists (id " + p.id() + ")");
+        });
+  }
+
+  private static String existingFolder(String raw) {
+    String text = Names.required("path", raw);
+    Path path;
+    try {
+      path = Path.of(text);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new InvalidInput("path '" + text + "' is not a valid path: " + e.getReason());
+    }
+    if (!path.isAbsolute()) {
+      throw new InvalidInput("path '" + text + "' must be absolute");
+    }
+    if (!Files.isDirectory(path)) {
+      throw new InvalidInput("path '" + text + "' is not an existing folder");
+    }
+    return path.normalize().toString();
+  }
+
+  /** Patch semantics for optional text: null keeps, "" clears, anything else replaces. */
+  private static String patch(String current, String update) {
+    if (update == null) {
+      return current;
+    }
+    return update.isBlank() ? null : update.strip();
+  }
+
+  private static EventDraft event(String type, Actor actor, Long project, Long task, String key, Object value) {
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.set(key, Json.tree(value));
+    return new EventDraft(type, actor, project, task, data);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.roundhouse.hub.events;
+
+import java.util.List;
+
+/** Durable events, read back in sequence order. Implementations are thread-safe. */
+public interface EventLog {
+  /** Up to {@code limit} events with a sequence number above {@code after}, oldest first. */
+  List<Event> eventsAfter(long after, int limit);
+
+  /** The sequence number of the newest durable event, or 0 when there is none. */
+  long lastSeq();
+}

@@ -1,0 +1,16 @@
+package dev.roundhouse.hub.events;
+
+import java.util.List;
+
+/**
+ * Receives events right after the transaction that wrote them committed, in sequence order, on the store's
+ * writer thread. Implementations must not block.
+ */
+@FunctionalInterface
+public interface EventSink {
+  /**
+   * @param events the batch's events, in sequence order
+   * @param committedAtNanos {@link System#nanoTime()} right after the commit, for latency measurements
+   */
+  void published(List<Event> events, long committedAtNanos);
+}

@@ -1,0 +1,67 @@
+package dev.roundhouse.hub.events;
+
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A bounded buffer of live events for one reader. Thread-safe: the writer thread offers, the reader polls.
+ */
+final class LiveSubscription {
+  /** An event together with when its transaction committed, for latency measurements. */
+  record Delivery(Event event, long committedAtNanos) {}
+
+  private static final Delivery CLOSED = new Delivery(null, 0);
+
+  private final ArrayBlockingQueue<Delivery> queue;
+  private final EventBus bus;
+  private volatile String closedReason;
+
+  LiveSubscription(int capacity, EventBus bus) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("buffer must hold at least one event");
+    }
+    this.queue = new ArrayBlockingQueue<>(capacity + 1);
+    this.bus = bus;
+  }
+
+  /** Returns false when this subscription is closed (now or before) and should be dropped. */
+  boolean offer(List<Event> events, long committedAtNanos) {
+    if (closedReason != null) {
+      return false;
+    }
+    for (Event event : events) {
+      if (queue.remainingCapacity() <= 1) {
+        close(
+            "fell more than "
+                + (queue.size())
+                + " events behind; reconnect with the last sequence number seen to resume");
+        return false;
+      }
+      queue.add(new Delivery(event, committedAtNanos));
+    }
+    return true;
+  }
+
+  Delivery poll(long timeoutNanos) throws InterruptedException {
+    Delivery delivery = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+    if (delivery == CLOSED) {
+      queue.offer(CLOSED);
+      return null;
+    }
+    return delivery;
+  }
+
+  String closedReason() {
+    return closedReason;
+  }
+
+  /** Closes with a reason the reader sees after the events already buffered. */
+  void close(String reason) {
+    if (closedReason == null) {
+      closedReason = reason;
+      queue.offer(CLOSED);
+      bus.remove(this);
+    }
+  }
+}

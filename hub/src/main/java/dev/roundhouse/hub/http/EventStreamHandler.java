@@ -1,0 +1,95 @@
+package dev.roundhouse.hub.http;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventStream;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * {@code GET /api/events?after=N}: Server-Sent Events, replaying every event after N (or after the
+ * {@code Last-Event-ID} a reconnecting client sends) and then following live. Each event's {@code id} is
+ * its sequence number. A viewer that falls behind its buffer gets a final {@code closed} event with the
+ * reason and is disconnected; it resumes by reconnecting with the last id it saw.
+ *
+ * <p>One virtual thread per viewer; blocking writes stall only that viewer. Thread-safe.
+ */
+final class EventStreamHandler {
+  private final Hub hub;
+  private final Duration keepAlive;
+
+  EventStreamHandler(Hub hub, Duration keepAlive) {
+    this.hub = hub;
+    this.keepAlive = keepAlive;
+  }
+
+  void handle(HttpServerExchange exchange) throws IOException {
+    if (!exchange.getRequestMethod().toString().equals("GET")) {
+      exchange.getResponseHeaders().put(Headers.ALLOW, "GET");
+      throw new RoundhouseException("method_not_allowed", "use GET on /api/events");
+    }
+    long after = startingPoint(exchange);
+    try (EventStream stream = hub.events().open(after, hub.config().streamBuffer())) {
+      exchange.setStatusCode(200);
+      exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+      exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
+      exchange.getResponseHeaders().put(new io.undertow.util.HttpString("X-Accel-Buffering"), "no");
+      exchange.startBlocking();
+      OutputStream out = exchange.getOutputStream();
+      write(out, "retry: 1000\n: roundhouse events after " + after + "\n\n");
+      while (true) {
+        Optional<Event> next;
+        try {
+          next = stream.next(keepAlive);
+        } catch (EventStream.EventStreamClosed closed) {
+          write(out, "event: closed\ndata: " + Json.write(java.util.Map.of("reason", closed.getMessage(), "last_seq", stream.position())) + "\n\n");
+          break;
+        }
+        if (next.isEmpty()) {
+          write(out, ": keep-alive\n\n");
+          continue;
+        }
+        Event event = next.get();
+        write(out, "id: " + event.seq() + "\nevent: " + event.type() + "\ndata: " + Json.write(event) + "\n\n");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      // The viewer went away; nothing to tell it.
+    }
+    exchange.endExchange();
+  }
+
+  private long startingPoint(HttpServerExchange exchange) {
+    String lastId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+    String after = exchange.getQueryParameters().containsKey("after")
+        ? exchange.getQueryParameters().get("after").getFirst()
+        : null;
+    String chosen = lastId != null && !lastId.isBlank() ? lastId : after;
+    if (chosen == null) {
+      return hub.events().lastSeqOrZero();
+    }
+    try {
+      long value = Long.parseLong(chosen.strip());
+      if (value < 0) {
+        throw new NumberFormatException();
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      throw new RoundhouseException.InvalidInput(
+          "'" + chosen + "' is not a valid event sequence number (a whole number, 0 for everything)");
+    }
+  }
+
+  private static void write(OutputStream out, String text) throws IOException {
+    out.write(text.getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+}

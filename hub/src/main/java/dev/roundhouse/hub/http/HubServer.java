@@ -1,0 +1,32 @@
+package dev.roundhouse.hub.http;
+
+import dev.roundhouse.hub.Hub;
+import java.time.Duration;
+
+/**
+ * The hub's HTTP face: the operations under {@code /api/ops}, readable routes for the board and tasks,
+ * the event stream as SSE, and a health check. See {@code docs/http.md}.
+ *
+ * <p>Thread-safe.
+ */
+public interface HubServer extends AutoCloseable {
+
+  /** The port actually bound (useful when 0 was asked for). */
+  int port();
+
+  /** The base URL, such as {@code http://127.0.0.1:7420}. */
+  String url();
+
+  @Override
+  void close();
+
+  /** Starts serving {@code hub} on its configured address and port. */
+  static HubServer start(Hub hub) {
+    return UndertowHubServer.start(hub, Duration.ofSeconds(15));
+  }
+
+  /** As {@link #start(Hub)}, with the interval between SSE keep-alive comments. */
+  static HubServer start(Hub hub, Duration keepAlive) {
+    return UndertowHubServer.start(hub, keepAlive);
+  }
+}

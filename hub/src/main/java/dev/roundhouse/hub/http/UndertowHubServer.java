@@ -1,0 +1,140 @@
+package dev.roundhouse.hub.http;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.RoundhouseException;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xnio.Options;
+
+/**
+ * Undertow on the configured address. Requests leave the I/O threads at once for a virtual thread each,
+ * where they may block. Thread-safe.
+ */
+final class UndertowHubServer implements HubServer, HttpHandler {
+  private static final Logger log = LoggerFactory.getLogger(UndertowHubServer.class);
+
+  private final Hub hub;
+  private final Guard guard;
+  private final ApiRoutes routes;
+  private final EventStreamHandler events;
+  private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
+  private Undertow undertow;
+  private int port;
+  private String url;
+
+  private UndertowHubServer(Hub hub, Duration keepAlive) {
+    this.hub = hub;
+    this.guard = new Guard(hub.token(), hub.config());
+    this.routes = new ApiRoutes(hub);
+    this.events = new EventStreamHandler(hub, keepAlive);
+  }
+
+  static UndertowHubServer start(Hub hub, Duration keepAlive) {
+    HubConfig config = hub.config();
+    checkBindAllowed(config);
+    UndertowHubServer server = new UndertowHubServer(hub, keepAlive);
+    server.undertow =
+        Undertow.builder()
+            .addHttpListener(config.port(), config.bind())
+            .setIoThreads(2)
+            .setWorkerThreads(2)
+            .setServerOption(UndertowOptions.ALWAYS_SET_KEEP_ALIVE, false)
+            .setSocketOption(Options.WRITE_TIMEOUT, 30_000)
+            .setHandler(server)
+            .build();
+    try {
+      server.undertow.start();
+    } catch (RuntimeException e) {
+      server.requests.shutdownNow();
+      throw new RoundhouseException(
+          "port_unavailable",
+          "cannot listen on " + config.bind() + ":" + config.port() + ": " + rootMessage(e)
+              + " (is another program using the port? set --port or ROUNDHOUSE_PORT)", e);
+    }
+    InetSocketAddress address =
+        (InetSocketAddress) server.undertow.getListenerInfo().get(0).getAddress();
+    server.port = address.getPort();
+    String host = address.getAddress().getHostAddress();
+    server.url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port;
+    hub.publishUrl(server.url);
+    log.info("listening on {}", server.url);
+    return server;
+  }
+
+  private static void checkBindAllowed(HubConfig config) {
+    boolean loopback;
+    try {
+      loopback = InetAddress.getByName(config.bind()).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      throw new RoundhouseException.InvalidInput("cannot resolve the bind address '" + config.bind() + "'");
+    }
+    if (!loopback && !config.allowRemote()) {
+      throw new RoundhouseException.InvalidInput(
+          "refusing to bind "
+              + config.bind()
+              + ": it is reachable from other machines. Pass --allow-remote to do so on purpose;"
+              + " every request then still needs the token");
+    }
+    if (!loopback) {
+      log.warn(
+          "binding {}, reachable from other machines: every route but /api/health needs the token,"
+              + " and requests travel unencrypted unless a TLS proxy fronts the hub",
+          config.bind());
+    }
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange exchange) {
+    if (exchange.isInIoThread()) {
+      exchange.dispatch(requests, this);
+      return;
+    }
+    try {
+      String path = exchange.getRequestPath();
+      boolean health = path.equals("/api/health");
+      guard.check(exchange, !health);
+      if (path.equals("/api/events")) {
+        events.handle(exchange);
+      } else if (!routes.handle(exchange)) {
+        HttpErrors.send(exchange, 404, "unknown_route", "no route " + exchange.getRequestMethod() + " " + path + "; see docs/http.md");
+      }
+    } catch (Throwable failure) {
+      HttpErrors.send(exchange, failure);
+    }
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public String url() {
+    return url;
+  }
+
+  @Override
+  public void close() {
+    undertow.stop();
+    requests.shutdownNow();
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null) {
+      root = root.getCause();
+    }
+    return root.getMessage();
+  }
+}

@@ -1,0 +1,121 @@
+package dev.roundhouse.hub.ops;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/** Thread-safe: registrations go into a concurrent map; entries are immutable. */
+final class RealOperationRegistry implements OperationRegistry {
+  private static final JsonSchemaFactory VALIDATORS =
+      JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+
+  private final Schemas schemas = new Schemas();
+  private final ConcurrentHashMap<String, Entry<?, ?>> entries = new ConcurrentHashMap<>();
+
+  private record Entry<I, O>(
+      Operation<I, O> operation, OperationDescriptor descriptor, JsonSchema validator) {}
+
+  @Override
+  public void register(Operation<?, ?> operation) {
+    ObjectNode input = schemas.schemaOf(operation.inputType());
+    ObjectNode output = schemas.schemaOf(operation.outputType());
+    OperationDescriptor descriptor =
+        new OperationDescriptor(
+            operation.name(), operation.description(), input, output, operation.annotations());
+    Entry<?, ?> entry = new Entry<>(operation, descriptor, VALIDATORS.getSchema(input));
+    if (entries.putIfAbsent(operation.name(), entry) != null) {
+      throw new IllegalStateException("operation registered twice: " + operation.name());
+    }
+  }
+
+  @Override
+  public List<OperationDescriptor> list() {
+    return entries.values().stream()
+        .map(Entry::descriptor)
+        .sorted(Comparator.comparing(OperationDescriptor::name))
+        .toList();
+  }
+
+  @Override
+  public Optional<OperationDescriptor> describe(String name) {
+    return Optional.ofNullable(entries.get(name)).map(Entry::descriptor);
+  }
+
+  @Override
+  public JsonNode invoke(String name, Actor actor, JsonNode input) {
+    Entry<?, ?> entry = entry(name);
+    JsonNode arguments = input == null || input.isNull() ? Json.mapper().createObjectNode() : input;
+    return Json.tree(run(entry, actor, bind(entry, arguments)));
+  }
+
+  @Override
+  public <O> O call(String name, Actor actor, Object input, Class<O> outputType) {
+    Entry<?, ?> entry = entry(name);
+    Object typed =
+        entry.operation().inputType().isInstance(input)
+            ? input
+            : bind(entry, Json.tree(input == null ? Json.mapper().createObjectNode() : input));
+    return outputType.cast(run(entry, actor, typed));
+  }
+
+  private Entry<?, ?> entry(String name) {
+    Entry<?, ?> entry = entries.get(name);
+    if (entry == null) {
+      throw new RoundhouseException.NotFound(
+          "unknown_operation", "no operation named '" + name + "'; list them with GET /api/ops");
+    }
+    return entry;
+  }
+
+  private static Object bind(Entry<?, ?> entry, JsonNode arguments) {
+    String name = entry.operation().name();
+    if (!arguments.isObject()) {
+      throw new RoundhouseException.InvalidInput(
+          "schema_violation",
+          name + ": the input must be a JSON object, not " + arguments.getNodeType().toString().toLowerCase());
+    }
+    Set<ValidationMessage> problems = entry.validator().validate(arguments);
+    if (!problems.isEmpty()) {
+      String detail =
+          problems.stream()
+              .map(ValidationMessage::getMessage)
+              .sorted()
+              .collect(Collectors.joining("; "));
+      throw new RoundhouseException.InvalidInput("schema_violation", name + ": " + detail);
+    }
+    try {
+      return Json.mapper().treeToValue(arguments, entry.operation().inputType());
+    } catch (JsonMappingException e) {
+      String path =
+          e.getPath().stream()
+              .map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]")
+              .collect(Collectors.joining("", "$", ""));
+      throw new RoundhouseException.InvalidInput(
+          "schema_violation", name + ": " + path + ": " + e.getOriginalMessage());
+    } catch (JsonProcessingException e) {
+      throw new RoundhouseException.InvalidInput(
+          "schema_violation", name + ": " + e.getOriginalMessage());
+    } catch (IllegalArgumentException e) {
+      throw new RoundhouseException.InvalidInput("schema_violation", name + ": " + e.getMessage());
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <I, O> O run(Entry<I, O> entry, Actor actor, Object input) {
+    return entry.operation().handler().apply(actor, (I) input);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.roundhouse.hub.ops;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.CustomDefinition;
+import com.github.victools.jsonschema.generator.Option;
+import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerator;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.github.victools.jsonschema.module.jackson.JacksonModule;
+import com.github.victools.jsonschema.module.jackson.JacksonOption;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+
+/**
+ * Derives JSON Schemas (draft 2020-12) from operation records, using the same naming rules as {@link Json},
+ * so the published schema and the wire format cannot drift. Every schema is inlined (no {@code $ref}),
+ * which the widest range of MCP clients and model APIs accept.
+ *
+ * <p>Thread-safe.
+ */
+final class Schemas {
+  private static final PropertyNamingStrategies.NamingBase SNAKE =
+      (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+
+  private final SchemaGenerator generator;
+
+  Schemas() {
+    SchemaGeneratorConfigBuilder config =
+        new SchemaGeneratorConfigBuilder(
+            Json.mapper(), SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON);
+    config.with(
+        new JacksonModule(
+            JacksonOption.RESPECT_JSONPROPERTY_REQUIRED,
+            JacksonOption.FLATTENED_ENUMS_FROM_JSONPROPERTY));
+    config.with(
+        Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT,
+        Option.EXTRA_OPEN_API_FORMAT_VALUES,
+        Option.INLINE_ALL_SCHEMAS);
+    config.without(Option.SCHEMA_VERSION_INDICATOR);
+    config
+        .forFields()
+        .withPropertyNameOverrideResolver(
+            field -> {
+              JsonProperty property = field.getAnnotationConsideringFieldAndGetter(JsonProperty.class);
+              if (property != null && !property.value().isEmpty()) {
+                return property.value();
+              }
+              return SNAKE.translate(field.getDeclaredName());
+            });
+    config
+        .forTypesInGeneral()
+        .withCustomDefinitionProvider(
+            (type, context) -> {
+              Class<?> erased = type.getErasedType();
+              if (JsonNode.class.isAssignableFrom(erased)) {
+                return new CustomDefinition(context.getGeneratorConfig().createObjectNode());
+              }
+              if (erased == Actor.class) {
+                ObjectNode actor = context.getGeneratorConfig().createObjectNode();
+                actor.put("type", "string");
+                actor.put(
+                    "description",
+                    "who: 'user', 'agent:<task id>', 'client:<name>' or 'scheduler'");
+                return new CustomDefinition(actor);
+              }
+              return null;
+            });
+    this.generator = new SchemaGenerator(config.build());
+  }
+
+  ObjectNode schemaOf(Class<?> type) {
+    return generator.generateSchema(type);
+  }
+}

@@ -1,0 +1,187 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store's single writer, with group commit.
+ *
+ * <p>Callers enqueue work and wait. The writer thread takes whatever has queued up (at most {@code
+ * maxBatch} pieces), runs each piece inside a savepoint of one transaction, commits once (one fsync with
+ * {@code synchronous=FULL}), and only then completes the callers and hands the batch's events to the
+ * {@link EventSink}, in sequence order. A piece that throws rolls back to its savepoint and fails alone.
+ *
+ * <p>Thread-safe. Only the writer thread touches the handle; no lock is held while calling out.
+ */
+final class GroupCommitWriter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
+  private static final Job<?> STOP = new Job<>(w -> null);
+
+  private final Handle handle;
+  private final int maxBatch;
+  private final EventSink sink;
+  private final Function<List<Event>, StoreWriterContext> contexts;
+  private final BlockingQueue<Job<?>> queue = new LinkedBlockingQueue<>();
+  private final Thread thread;
+  private volatile boolean closed;
+
+  /** What one piece of work writes through, bound to the events it appends. */
+  interface StoreWriterContext extends StoreWriter {}
+
+  GroupCommitWriter(
+      Handle handle,
+      int maxBatch,
+      EventSink sink,
+      Function<List<Event>, StoreWriterContext> contexts) {
+    if (maxBatch < 1) {
+      throw new IllegalArgumentException("maxBatch must be at least 1");
+    }
+    this.handle = handle;
+    this.maxBatch = maxBatch;
+    this.sink = sink;
+    this.contexts = contexts;
+    this.thread = Thread.ofPlatform().name("roundhouse-store-writer").daemon(true).start(this::run);
+  }
+
+  <T> T submit(Function<StoreWriter, T> work) {
+    if (Thread.currentThread() == thread) {
+      throw new IllegalStateException("Store.write called from inside a write");
+    }
+    if (closed) {
+      throw new RoundhouseException("store_closed", "the store is closed");
+    }
+    Job<T> job = new Job<>(work);
+    queue.add(job);
+    try {
+      return job.result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RoundhouseException("interrupted", "interrupted while waiting for a write", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new RoundhouseException("store_error", "write failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  private void run() {
+    List<Job<?>> batch = new ArrayList<>(maxBatch);
+    while (true) {
+      try {
+        Job<?> first = queue.take();
+        if (first == STOP) {
+          break;
+        }
+        batch.add(first);
+        queue.drainTo(batch, maxBatch - 1);
+        boolean stop = batch.remove(STOP);
+        commit(batch);
+        batch.clear();
+        if (stop) {
+          break;
+        }
+      } catch (InterruptedException e) {
+        break;
+      }
+    }
+    for (Job<?> left; (left = queue.poll()) != null; ) {
+      left.result.completeExceptionally(new RoundhouseException("store_closed", "the store is closed"));
+    }
+  }
+
+  private void commit(List<Job<?>> batch) {
+    List<Event> events = new ArrayList<>();
+    try {
+      handle.begin();
+      for (Job<?> job : batch) {
+        job.run(handle, contexts);
+      }
+      handle.commit();
+    } catch (RuntimeException | Error e) {
+      log.error("store transaction failed; rolling back {} writes", batch.size(), e);
+      try {
+        handle.rollback();
+      } catch (RuntimeException rollbackFailure) {
+        e.addSuppressed(rollbackFailure);
+      }
+      RoundhouseException failure =
+          new RoundhouseException("store_error", "the store could not commit: " + e.getMessage(), e);
+      batch.forEach(job -> job.result.completeExceptionally(failure));
+      return;
+    }
+    long committedAt = System.nanoTime();
+    for (Job<?> job : batch) {
+      events.addAll(job.events);
+    }
+    if (!events.isEmpty()) {
+      try {
+        sink.published(List.copyOf(events), committedAt);
+      } catch (RuntimeException e) {
+        log.error("event sink failed", e);
+      }
+    }
+    batch.forEach(Job::complete);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    queue.add(STOP);
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static final class Job<T> {
+    final Function<StoreWriter, T> work;
+    final CompletableFuture<T> result = new CompletableFuture<>();
+    final List<Event> events = new ArrayList<>();
+    T value;
+    Throwable failure;
+
+    Job(Function<StoreWriter, T> work) {
+      this.work = work;
+    }
+
+    void run(Handle handle, Function<List<Event>, StoreWriterContext> contexts) {
+      handle.savepoint("job");
+      try {
+        value = work.apply(contexts.apply(events));
+        handle.releaseSavepoint("job");
+      } catch (RuntimeException | Error e) {
+        handle.rollbackToSavepoint("job");
+        handle.releaseSavepoint("job");
+        events.clear();
+        failure = e;
+      }
+    }
+
+    void complete() {
+      if (failure != null) {
+        result.completeExceptionally(failure);
+      } else {
+        result.complete(value);
+      }
+    }
+  }
+}

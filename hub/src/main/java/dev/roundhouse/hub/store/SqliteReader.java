@@ -1,0 +1,301 @@
+package dev.roundhouse.hub.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.board.Priority;
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.board.Tag;
+import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.board.TaskEdit;
+import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.events.Event;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/** The SQLite queries, over one handle. Not thread-safe. */
+class SqliteReader implements StoreReader {
+  static final String TASK_ORDER = "suggested DESC, updated_at DESC, created_at DESC, id DESC";
+
+  final Handle handle;
+
+  SqliteReader(Handle handle) {
+    this.handle = handle;
+  }
+
+  @Override
+  public Optional<Project> project(long id) {
+    return handle
+        .createQuery("SELECT * FROM projects WHERE id = :id")
+        .bind("id", id)
+        .map((rs, ctx) -> project(rs))
+        .findOne();
+  }
+
+  @Override
+  public Optional<Project> projectByName(String name) {
+    return handle
+        .createQuery("SELECT * FROM projects WHERE name = :name COLLATE NOCASE")
+        .bind("name", name)
+        .map((rs, ctx) -> project(rs))
+        .findOne();
+  }
+
+  @Override
+  public List<Project> projects() {
+    return handle
+        .createQuery("SELECT * FROM projects ORDER BY name COLLATE NOCASE")
+        .map((rs, ctx) -> project(rs))
+        .list();
+  }
+
+  @Override
+  public Optional<Task> task(long id) {
+    List<Task> tasks = withTagsAndEdges(
+        handle.createQuery("SELECT * FROM tasks WHERE id = :id").bind("id", id));
+    return tasks.stream().findFirst();
+  }
+
+  @Override
+  public List<Task> tasks(TaskQuery q) {
+    StringBuilder sql = new StringBuilder("SELECT * FROM tasks t WHERE 1 = 1");
+    if (q.project() != null) {
+      sql.append(" AND project_id = :project");
+    }
+    if (q.statuses() != null && !q.statuses().isEmpty()) {
+      sql.append(" AND status IN (<statuses>)");
+    }
+    if (q.tag() != null) {
+      sql.append(" AND EXISTS (SELECT 1 FROM task_tags g WHERE g.task_id = t.id AND g.tag = :tag)");
+    }
+    if (q.text() != null && !q.text().isBlank()) {
+      sql.append(
+          " AND (title LIKE :text ESCAPE '\\' OR coalesce(description, '') LIKE :text ESCAPE '\\')");
+    }
+    sql.append(" ORDER BY ").append(TASK_ORDER).append(" LIMIT :limit OFFSET :offset");
+    Query query = handle.createQuery(sql.toString());
+    if (q.project() != null) {
+      query.bind("project", q.project());
+    }
+    if (q.statuses() != null && !q.statuses().isEmpty()) {
+      query.bindList("statuses", q.statuses().stream().map(TaskStatus::wireName).toList());
+    }
+    if (q.tag() != null) {
+      query.bind("tag", q.tag());
+    }
+    if (q.text() != null && !q.text().isBlank()) {
+      query.bind("text", "%" + escapeLike(q.text()) + "%");
+    }
+    query.bind("limit", q.limit()).bind("offset", q.offset());
+    return withTagsAndEdges(query);
+  }
+
+  @Override
+  public Map<Long, List<Long>> blockerEdges(long project) {
+    Map<Long, List<Long>> edges = new LinkedHashMap<>();
+    handle
+        .createQuery(
+            "SELECT b.task_id, b.blocker_id FROM task_blockers b JOIN tasks t ON t.id = b.task_id"
+                + " WHERE t.project_id = :project ORDER BY b.task_id, b.blocker_id")
+        .bind("project", project)
+        .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2)))
+        .forEach(e -> edges.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+    return edges;
+  }
+
+  @Override
+  public List<Tag> tags(Long project) {
+    String counted =
+        project == null
+            ? "SELECT tag, count(*) AS n FROM task_tags GROUP BY tag"
+            : "SELECT g.tag, count(*) AS n FROM task_tags g JOIN tasks t ON t.id = g.task_id"
+                + " WHERE t.project_id = :project GROUP BY g.tag";
+    String sql =
+        "SELECT tags.name, tags.color, tags.description, coalesce(c.n, 0) AS n FROM tags"
+            + " LEFT JOIN ("
+            + counted
+            + ") c ON c.tag = tags.name"
+            + (project == null ? "" : " WHERE c.n > 0")
+            + " ORDER BY tags.name";
+    Query query = handle.createQuery(sql);
+    if (project != null) {
+      query.bind("project", project);
+    }
+    return query
+        .map((rs, ctx) -> new Tag(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)))
+        .list();
+  }
+
+  @Override
+  public Optional<TaskEdit> edit(long id) {
+    return handle
+        .createQuery("SELECT * FROM task_edits WHERE id = :id")
+        .bind("id", id)
+        .map((rs, ctx) -> edit(rs))
+        .findOne();
+  }
+
+  @Override
+  public List<TaskEdit> edits(long task, int limit) {
+    return handle
+        .createQuery("SELECT * FROM task_edits WHERE task_id = :task ORDER BY id DESC LIMIT :limit")
+        .bind("task", task)
+        .bind("limit", limit)
+        .map((rs, ctx) -> edit(rs))
+        .list();
+  }
+
+  List<Event> eventsAfter(long after, int limit) {
+    return handle
+        .createQuery("SELECT * FROM events WHERE seq > :after ORDER BY seq LIMIT :limit")
+        .bind("after", after)
+        .bind("limit", limit)
+        .map((rs, ctx) -> event(rs))
+        .list();
+  }
+
+  long lastSeq() {
+    return handle.createQuery("SELECT coalesce(max(seq), 0) FROM events").mapTo(Long.class).one();
+  }
+
+  private List<Task> withTagsAndEdges(Query query) {
+    List<TaskRow> rows = query.map((rs, ctx) -> taskRow(rs)).list();
+    if (rows.isEmpty()) {
+      return List.of();
+    }
+    List<Long> ids = rows.stream().map(TaskRow::id).toList();
+    Map<Long, List<String>> tags = new HashMap<>();
+    Map<Long, List<Long>> blockers = new HashMap<>();
+    for (int from = 0; from < ids.size(); from += 500) {
+      List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + 500));
+      handle
+          .createQuery("SELECT task_id, tag FROM task_tags WHERE task_id IN (<ids>) ORDER BY tag")
+          .bindList("ids", chunk)
+          .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2)))
+          .forEach(e -> tags.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+      handle
+          .createQuery(
+              "SELECT task_id, blocker_id FROM task_blockers WHERE task_id IN (<ids>)"
+                  + " ORDER BY blocker_id")
+          .bindList("ids", chunk)
+          .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getLong(2)))
+          .forEach(
+              e -> blockers.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
+    }
+    List<Task> tasks = new ArrayList<>(rows.size());
+    for (TaskRow row : rows) {
+      tasks.add(
+          row.toTask(
+              tags.getOrDefault(row.id(), List.of()), blockers.getOrDefault(row.id(), List.of())));
+    }
+    return tasks;
+  }
+
+  private record TaskRow(
+      long id,
+      long projectId,
+      String title,
+      String description,
+      TaskStatus status,
+      Priority priority,
+      boolean suggested,
+      String agent,
+      String branch,
+      Instant startAt,
+      Actor createdBy,
+      Instant createdAt,
+      Instant updatedAt) {
+    Task toTask(List<String> tags, List<Long> blockedBy) {
+      return new Task(
+          id, projectId, title, description, status, priority, tags, blockedBy, suggested, agent,
+          branch, startAt, createdBy, createdAt, updatedAt);
+    }
+  }
+
+  private static TaskRow taskRow(ResultSet rs) throws SQLException {
+    return new TaskRow(
+        rs.getLong("id"),
+        rs.getLong("project_id"),
+        rs.getString("title"),
+        rs.getString("description"),
+        TaskStatus.parse(rs.getString("status")),
+        Priority.parse(rs.getString("priority")),
+        rs.getInt("suggested") != 0,
+        rs.getString("agent"),
+        rs.getString("branch"),
+        instant(rs, "start_at"),
+        Actor.parse(rs.getString("created_by")),
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"));
+  }
+
+  private static Project project(ResultSet rs) throws SQLException {
+    return new Project(
+        rs.getLong("id"),
+        rs.getString("name"),
+        rs.getString("path"),
+        rs.getString("default_agent"),
+        rs.getString("context"),
+        instant(rs, "created_at"),
+        instant(rs, "updated_at"));
+  }
+
+  private static TaskEdit edit(ResultSet rs) throws SQLException {
+    String revertedBy = rs.getString("reverted_by");
+    return new TaskEdit(
+        rs.getLong("id"),
+        rs.getLong("task_id"),
+        Actor.parse(rs.getString("actor")),
+        rs.getString("field"),
+        json(rs.getString("before")),
+        json(rs.getString("after")),
+        instant(rs, "at"),
+        instant(rs, "reverted_at"),
+        revertedBy == null ? null : Actor.parse(revertedBy));
+  }
+
+  private static Event event(ResultSet rs) throws SQLException {
+    return new Event(
+        rs.getLong("seq"),
+        rs.getString("type"),
+        instant(rs, "at"),
+        Actor.parse(rs.getString("actor")),
+        nullableLong(rs, "project_id"),
+        nullableLong(rs, "task_id"),
+        json(rs.getString("data")));
+  }
+
+  static Instant instant(ResultSet rs, String column) throws SQLException {
+    long millis = rs.getLong(column);
+    return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
+  }
+
+  static Long nullableLong(ResultSet rs, String column) throws SQLException {
+    long value = rs.getLong(column);
+    return rs.wasNull() ? null : value;
+  }
+
+  static JsonNode json(String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Json.mapper().readTree(text);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("stored JSON is unreadable: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static String escapeLike(String text) {
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+  }
+}

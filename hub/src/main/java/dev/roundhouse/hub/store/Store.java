@@ -1,0 +1,44 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.events.EventLog;
+import dev.roundhouse.hub.events.EventSink;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Function;
+
+/**
+ * The hub's durable state. All SQL lives behind this interface, so a PostgreSQL store is a new
+ * implementation rather than a rewrite.
+ *
+ * <p>Writes are serialised through one writer and group-committed: work submitted together by several
+ * threads shares one durable transaction, each piece in its own savepoint so one failure does not undo the
+ * others. A write's events are handed to the {@link EventSink} only after its transaction committed.
+ *
+ * <p>Thread-safe.
+ */
+public interface Store extends EventLog, AutoCloseable {
+
+  /** Runs {@code work} against a consistent snapshot. */
+  <T> T read(Function<StoreReader, T> work);
+
+  /**
+   * Runs {@code work} in the writer's transaction and returns once it is durable. An exception thrown by
+   * {@code work} undoes only its own changes and is rethrown here. Must not be called from inside a write.
+   */
+  <T> T write(Function<StoreWriter, T> work);
+
+  /** The schema version of the open database. */
+  int schemaVersion();
+
+  @Override
+  void close();
+
+  /**
+   * Opens (creating and migrating as needed) the SQLite database at {@code file}.
+   *
+   * @param maxBatch the most writes that share one transaction; 1 turns group commit off
+   */
+  static Store sqlite(Path file, Clock clock, int maxBatch, EventSink sink) {
+    return SqliteStore.open(file, clock, maxBatch, sink);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.board.Tag;
+import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.board.TaskEdit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Queries over a consistent snapshot. Not thread-safe: used by the thread that was handed it. */
+public interface StoreReader {
+  Optional<Project> project(long id);
+
+  /** The project whose name equals {@code name} ignoring case. */
+  Optional<Project> projectByName(String name);
+
+  List<Project> projects();
+
+  Optional<Task> task(long id);
+
+  /** Tasks matching {@code query}, in board order. */
+  List<Task> tasks(TaskQuery query);
+
+  /** Every {@code blocked_by} edge of the tasks in {@code project}: task id to the ids blocking it. */
+  Map<Long, List<Long>> blockerEdges(long project);
+
+  /** Tags with how many tasks (in {@code project}, or anywhere when null) carry each. */
+  List<Tag> tags(Long project);
+
+  Optional<TaskEdit> edit(long id);
+
+  /** Edits of {@code task}, newest first. */
+  List<TaskEdit> edits(long task, int limit);
+}

@@ -1,0 +1,41 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventDraft;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+
+/** Changes inside the writer's transaction; reads see them at once. Used by the writer thread only. */
+public interface StoreWriter extends StoreReader {
+  /** The time this write happens at, from the store's clock. */
+  Instant now();
+
+  /** Inserts {@code project} (its id is ignored) and returns it with its new id. */
+  Project insertProject(Project project);
+
+  void updateProject(Project project);
+
+  /** Inserts {@code task} with its tags and edges (its id is ignored) and returns it with its new id. */
+  Task insertTask(Task task);
+
+  /** Replaces the stored row, tags and edges of {@code task}. */
+  void updateTask(Task task);
+
+  void deleteTask(long id);
+
+  /** Creates or changes a tag's presentation; null fields are left as they are. */
+  void upsertTag(String name, String color, String description);
+
+  /** Renames a tag everywhere it is used, merging into {@code to} if that tag exists. */
+  void renameTag(String from, String to);
+
+  long recordEdit(long task, Actor actor, String field, JsonNode before, JsonNode after, Instant at);
+
+  void markEditReverted(long edit, Actor by, Instant at);
+
+  /** Appends an event; it is published after this write's transaction commits. */
+  Event append(EventDraft draft);
+}
