@@ -1,0 +1,19 @@
+package dev.roundhouse.hub.board;
+
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import java.util.List;
+
+/**
+ * The descriptors of every operation without opening a hub, for generated documentation and clients that
+ * describe operations offline. The registry built here is never invoked: its board has no store.
+ */
+public final class OperationCatalog {
+  private OperationCatalog() {}
+
+  public static List<OperationDescriptor> describe() {
+    OperationRegistry registry = OperationRegistry.create();
+    BoardOperations.register(registry, new Board(null));
+    return registry.list();
+  }
+}
