@@ -17,7 +17,8 @@ import java.util.Optional;
  * {@code GET /api/events?after=N}: Server-Sent Events, replaying every event after N (or after the
  * {@code Last-Event-ID} a reconnecting client sends) and then following live. Each event's {@code id} is
  * its sequence number. A viewer that falls behind its buffer gets a final {@code closed} event with the
- * reason and is disconnected; it resumes by reconnecting with the last id it saw.
+ * reason and is disconnected; it resumes by reconnecting with the last id it saw. With {@code
+ * follow=false} the stream ends with an {@code end} event once the replay has caught up.
  *
  * <p>One virtual thread per viewer; blocking writes stall only that viewer. Thread-safe.
  */
@@ -36,6 +37,7 @@ final class EventStreamHandler {
       throw new RoundhouseException("method_not_allowed", "use GET on /api/events");
     }
     long after = startingPoint(exchange);
+    boolean follow = !"false".equals(query(exchange, "follow"));
     try (EventStream stream = hub.events().open(after, hub.config().streamBuffer())) {
       exchange.setStatusCode(200);
       exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream; charset=utf-8");
@@ -47,9 +49,13 @@ final class EventStreamHandler {
       while (true) {
         Optional<Event> next;
         try {
-          next = stream.next(keepAlive);
+          next = stream.next(follow ? keepAlive : Duration.ZERO);
         } catch (EventStream.EventStreamClosed closed) {
           write(out, "event: closed\ndata: " + Json.write(java.util.Map.of("reason", closed.getMessage(), "last_seq", stream.position())) + "\n\n");
+          break;
+        }
+        if (next.isEmpty() && !follow) {
+          write(out, "event: end\ndata: " + Json.write(java.util.Map.of("last_seq", stream.position())) + "\n\n");
           break;
         }
         if (next.isEmpty()) {
@@ -69,9 +75,7 @@ final class EventStreamHandler {
 
   private long startingPoint(HttpServerExchange exchange) {
     String lastId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
-    String after = exchange.getQueryParameters().containsKey("after")
-        ? exchange.getQueryParameters().get("after").getFirst()
-        : null;
+    String after = query(exchange, "after");
     String chosen = lastId != null && !lastId.isBlank() ? lastId : after;
     if (chosen == null) {
       return hub.events().lastSeqOrZero();
@@ -86,6 +90,11 @@ final class EventStreamHandler {
       throw new RoundhouseException.InvalidInput(
           "'" + chosen + "' is not a valid event sequence number (a whole number, 0 for everything)");
     }
+  }
+
+  private static String query(HttpServerExchange exchange, String name) {
+    var values = exchange.getQueryParameters().get(name);
+    return values == null || values.isEmpty() ? null : values.getFirst();
   }
 
   private static void write(OutputStream out, String text) throws IOException {

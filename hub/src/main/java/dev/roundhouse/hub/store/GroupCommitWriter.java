@@ -164,13 +164,14 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     void run(Handle handle, Function<List<Event>, StoreWriterContext> contexts) {
-      handle.savepoint("job");
+      // Plain SQL savepoints: ROLLBACK TO keeps the savepoint, so it is released either way.
+      handle.execute("SAVEPOINT job");
       try {
         value = work.apply(contexts.apply(events));
-        handle.releaseSavepoint("job");
+        handle.execute("RELEASE job");
       } catch (RuntimeException | Error e) {
-        handle.rollbackToSavepoint("job");
-        handle.releaseSavepoint("job");
+        handle.execute("ROLLBACK TO job");
+        handle.execute("RELEASE job");
         events.clear();
         failure = e;
       }

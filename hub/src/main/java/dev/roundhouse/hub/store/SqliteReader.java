@@ -79,7 +79,7 @@ class SqliteReader implements StoreReader {
     }
     if (q.text() != null && !q.text().isBlank()) {
       sql.append(
-          " AND (title LIKE :text ESCAPE '\\' OR coalesce(description, '') LIKE :text ESCAPE '\\')");
+          " AND (title LIKE :text ESCAPE '!' OR coalesce(description, '') LIKE :text ESCAPE '!')");
     }
     sql.append(" ORDER BY ").append(TASK_ORDER).append(" LIMIT :limit OFFSET :offset");
     Query query = handle.createQuery(sql.toString());
@@ -296,6 +296,6 @@ class SqliteReader implements StoreReader {
   }
 
   private static String escapeLike(String text) {
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
   }
 }

@@ -1,0 +1,97 @@
+package dev.roundhouse.hub.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.board.Tag;
+import dev.roundhouse.hub.board.TaskEdit;
+import java.nio.file.Path;
+import java.util.List;
+import java.time.Clock;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MigrationsTest {
+  @TempDir Path dir;
+
+  private Handle open(Path file) {
+    return Jdbi.create("jdbc:sqlite:" + file).open();
+  }
+
+  @Test
+  void emptyDatabaseMigratesToLatest() {
+    try (Store store = Store.sqlite(dir.resolve("a.db"), Clock.systemUTC(), 16, (e, t) -> {})) {
+      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(2);
+      assertThat(store.read(StoreReader::projects)).isEmpty();
+    }
+  }
+
+  @Test
+  void eachVersionMigratesFromThePreviousKeepingData() {
+    Path file = dir.resolve("b.db");
+    try (Handle handle = open(file)) {
+      assertThat(Migrations.migrate(handle, 1)).isEqualTo(1);
+      handle.execute(
+          "INSERT INTO projects (id, name, path, created_at, updated_at) VALUES (1, 'web', '/tmp', 1, 1)");
+      handle.execute(
+          "INSERT INTO tasks (id, project_id, title, status, priority, created_by, created_at, updated_at)"
+              + " VALUES (7, 1, 'Old task', 'todo', 'high', 'user', 5, 5)");
+      handle.execute("INSERT INTO task_tags (task_id, tag) VALUES (7, 'ui')");
+      handle.execute("INSERT INTO events (type, at, actor, data) VALUES ('task.created', 5, 'user', '{}')");
+    }
+    try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
+      assertThat(store.schemaVersion()).isEqualTo(2);
+      var task = store.read(r -> r.task(7)).orElseThrow();
+      assertThat(task.title()).isEqualTo("Old task");
+      assertThat(task.status()).isEqualTo(TaskStatus.TODO);
+      assertThat(task.tags()).containsExactly("ui");
+      // V2 back-filled the tags table from the tags in use.
+      List<Tag> tags = store.read(r -> r.tags(null));
+      assertThat(tags).extracting(t -> t.name() + "=" + t.tasks()).containsExactly("ui=1");
+      List<TaskEdit> edits = store.read(r -> r.edits(7, 10));
+      assertThat(edits).isEmpty();
+      assertThat(store.lastSeq()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void reopeningAMigratedDatabaseChangesNothing() {
+    Path file = dir.resolve("c.db");
+    try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
+      assertThat(store.schemaVersion()).isEqualTo(2);
+    }
+    try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
+      assertThat(store.schemaVersion()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aDatabaseFromANewerRoundhouseIsRefusedAndLeftAlone() {
+    Path file = dir.resolve("d.db");
+    try (Handle handle = open(file)) {
+      handle.execute("PRAGMA user_version = 99");
+    }
+    assertThatThrownBy(() -> Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {}))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageContaining("schema version 99")
+        .hasMessageContaining("knows versions up to 2");
+    try (Handle handle = open(file)) {
+      assertThat(Migrations.version(handle)).isEqualTo(99);
+    }
+  }
+
+  @Test
+  void theStoreRunsInWalModeWithFullSync() {
+    Path file = dir.resolve("e.db");
+    try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
+      String mode = store.read(r -> ((SqliteReader) r).handle.createQuery("PRAGMA journal_mode").mapTo(String.class).one());
+      int sync = store.read(r -> ((SqliteReader) r).handle.createQuery("PRAGMA synchronous").mapTo(Integer.class).one());
+      assertThat(mode).isEqualToIgnoringCase("wal");
+      assertThat(sync).isEqualTo(2);
+    }
+  }
+}

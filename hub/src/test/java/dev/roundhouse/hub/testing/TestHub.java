@@ -1,0 +1,99 @@
+package dev.roundhouse.hub.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.http.HubServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * A real hub for a test: a fresh home in a temporary folder, a real SQLite file, and a real HTTP server on
+ * a free loopback port. Closing it checks that no event stream was left open, then deletes the home.
+ * Not thread-safe; one per test.
+ */
+public final class TestHub implements AutoCloseable {
+  private final Path home;
+  private final Hub hub;
+  private final HubServer server;
+  private final HttpTestClient client;
+
+  private TestHub(Path home, Hub hub, HubServer server) {
+    this.home = home;
+    this.hub = hub;
+    this.server = server;
+    this.client = new HttpTestClient(server.url(), hub.token());
+  }
+
+  public static TestHub start() {
+    return start(config -> config);
+  }
+
+  public static TestHub start(UnaryOperator<HubConfig> configure) {
+    return start(configure, Duration.ofSeconds(15));
+  }
+
+  public static TestHub start(UnaryOperator<HubConfig> configure, Duration keepAlive) {
+    try {
+      Path home = Files.createTempDirectory("roundhouse-test-");
+      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)));
+      try {
+        return new TestHub(home, hub, HubServer.start(hub, keepAlive));
+      } catch (RuntimeException e) {
+        hub.close();
+        throw e;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public Hub hub() {
+    return hub;
+  }
+
+  public HubServer server() {
+    return server;
+  }
+
+  public HttpTestClient http() {
+    return client;
+  }
+
+  public Path home() {
+    return home;
+  }
+
+  /** A folder that exists, for project paths. */
+  public String folder(String name) {
+    try {
+      return Files.createDirectories(home.resolve("repos").resolve(name)).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    Waits.until("every event stream closed", Duration.ofSeconds(10), () -> hub.events().openStreams() == 0);
+    hub.close();
+    assertThat(hub.events().openStreams()).isZero();
+    deleteRecursively(home);
+  }
+
+  static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort
+    }
+  }
+}
