@@ -33,6 +33,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private final EventSink sink;
   private final Function<List<Event>, StoreWriterContext> contexts;
   private final BlockingQueue<Job<?>> queue = new LinkedBlockingQueue<>();
+  private final Savepoints savepoints;
   private final Thread thread;
   private volatile boolean closed;
 
@@ -51,6 +52,7 @@ final class GroupCommitWriter implements AutoCloseable {
     this.maxBatch = maxBatch;
     this.sink = sink;
     this.contexts = contexts;
+    this.savepoints = new Savepoints(handle.getConnection());
     this.thread = Thread.ofPlatform().name("roundhouse-store-writer").daemon(true).start(this::run);
   }
 
@@ -108,8 +110,15 @@ final class GroupCommitWriter implements AutoCloseable {
     List<Event> events = new ArrayList<>();
     try {
       handle.begin();
+      // A lone write needs no savepoint: rolling back the transaction undoes exactly it.
+      boolean isolate = batch.size() > 1;
       for (Job<?> job : batch) {
-        job.run(handle, contexts);
+        job.run(savepoints, contexts, isolate);
+      }
+      if (!isolate && batch.getFirst().failure != null) {
+        handle.rollback();
+        batch.getFirst().complete();
+        return;
       }
       handle.commit();
     } catch (RuntimeException | Error e) {
@@ -150,6 +159,7 @@ final class GroupCommitWriter implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    savepoints.close();
   }
 
   private static final class Job<T> {
@@ -163,15 +173,22 @@ final class GroupCommitWriter implements AutoCloseable {
       this.work = work;
     }
 
-    void run(Handle handle, Function<List<Event>, StoreWriterContext> contexts) {
-      // Plain SQL savepoints: ROLLBACK TO keeps the savepoint, so it is released either way.
-      handle.execute("SAVEPOINT job");
+    void run(Savepoints savepoints, Function<List<Event>, StoreWriterContext> contexts, boolean isolate) {
+      if (!isolate) {
+        try {
+          value = work.apply(contexts.apply(events));
+        } catch (RuntimeException | Error e) {
+          events.clear();
+          failure = e;
+        }
+        return;
+      }
+      savepoints.begin();
       try {
         value = work.apply(contexts.apply(events));
-        handle.execute("RELEASE job");
+        savepoints.release();
       } catch (RuntimeException | Error e) {
-        handle.execute("ROLLBACK TO job");
-        handle.execute("RELEASE job");
+        savepoints.rollback();
         events.clear();
         failure = e;
       }

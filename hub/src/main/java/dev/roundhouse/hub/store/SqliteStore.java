@@ -30,6 +30,7 @@ final class SqliteStore implements Store {
   private final Jdbi readers;
   private final BlockingQueue<Handle> idleReaders = new ArrayBlockingQueue<>(READ_POOL);
   private final Handle writerHandle;
+  private final EventInserter eventInserter;
   private final GroupCommitWriter writer;
   private final int schemaVersion;
   private volatile boolean closed;
@@ -38,9 +39,17 @@ final class SqliteStore implements Store {
     this.readers = readers;
     this.writerHandle = writerHandle;
     this.schemaVersion = Migrations.migrate(writerHandle);
+    try {
+      this.eventInserter = new EventInserter(writerHandle.getConnection());
+    } catch (java.sql.SQLException e) {
+      throw new RoundhouseException("store_unavailable", "cannot prepare the event insert: " + e.getMessage(), e);
+    }
     this.writer =
         new GroupCommitWriter(
-            writerHandle, maxBatch, sink, events -> new SqliteWriter(writerHandle, clock, events));
+            writerHandle,
+            maxBatch,
+            sink,
+            events -> new SqliteWriter(writerHandle, clock, eventInserter, events));
   }
 
   static SqliteStore open(Path file, Clock clock, int maxBatch, EventSink sink) {
@@ -126,6 +135,7 @@ final class SqliteStore implements Store {
     }
     closed = true;
     writer.close();
+    eventInserter.close();
     writerHandle.close();
     for (Handle idle; (idle = idleReaders.poll()) != null; ) {
       idle.close();

@@ -17,10 +17,12 @@ import org.jdbi.v3.core.Handle;
 final class SqliteWriter extends SqliteReader implements GroupCommitWriter.StoreWriterContext {
   private final Clock clock;
   private final List<Event> appended;
+  private final EventInserter events;
 
-  SqliteWriter(Handle handle, Clock clock, List<Event> appended) {
+  SqliteWriter(Handle handle, Clock clock, EventInserter events, List<Event> appended) {
     super(handle);
     this.clock = clock;
+    this.events = events;
     this.appended = appended;
   }
 
@@ -188,20 +190,7 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   @Override
   public Event append(EventDraft draft) {
     Instant at = now();
-    long seq =
-        handle
-            .createUpdate(
-                "INSERT INTO events (type, at, actor, project_id, task_id, data)"
-                    + " VALUES (:type, :at, :actor, :project, :task, :data)")
-            .bind("type", draft.type())
-            .bind("at", at.toEpochMilli())
-            .bind("actor", draft.actor().toString())
-            .bind("project", draft.projectId())
-            .bind("task", draft.taskId())
-            .bind("data", Json.write(draft.data()))
-            .executeAndReturnGeneratedKeys("seq")
-            .mapTo(Long.class)
-            .one();
+    long seq = events.insert(draft, at);
     Event event =
         new Event(seq, draft.type(), at, draft.actor(), draft.projectId(), draft.taskId(), draft.data());
     appended.add(event);

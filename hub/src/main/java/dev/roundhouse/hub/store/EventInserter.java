@@ -1,0 +1,64 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.events.EventDraft;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+
+/**
+ * Appends events with one prepared statement that is reused for the life of the writer connection:
+ * event appends are the hottest write (every streamed turn event), so they skip per-call statement
+ * preparation and read the new sequence number back through {@code RETURNING}.
+ *
+ * <p>Not thread-safe: used by the writer thread only.
+ */
+final class EventInserter implements AutoCloseable {
+  private final PreparedStatement insert;
+
+  EventInserter(Connection connection) throws SQLException {
+    this.insert =
+        connection.prepareStatement(
+            "INSERT INTO events (type, at, actor, project_id, task_id, data)"
+                + " VALUES (?, ?, ?, ?, ?, ?) RETURNING seq");
+  }
+
+  long insert(EventDraft draft, Instant at) {
+    try {
+      insert.setString(1, draft.type());
+      insert.setLong(2, at.toEpochMilli());
+      insert.setString(3, draft.actor().toString());
+      setNullableLong(4, draft.projectId());
+      setNullableLong(5, draft.taskId());
+      insert.setString(6, Json.write(draft.data()));
+      try (ResultSet keys = insert.executeQuery()) {
+        if (!keys.next()) {
+          throw new IllegalStateException("INSERT ... RETURNING gave no sequence number");
+        }
+        return keys.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new org.jdbi.v3.core.statement.UnableToExecuteStatementException(e, null);
+    }
+  }
+
+  private void setNullableLong(int index, Long value) throws SQLException {
+    if (value == null) {
+      insert.setNull(index, Types.INTEGER);
+    } else {
+      insert.setLong(index, value);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      insert.close();
+    } catch (SQLException e) {
+      // closing the connection closes it anyway
+    }
+  }
+}
