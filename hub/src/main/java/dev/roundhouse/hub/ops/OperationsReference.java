@@ -2,7 +2,6 @@ package dev.roundhouse.hub.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -58,8 +57,7 @@ public final class OperationsReference {
     List<String> required = new ArrayList<>();
     schema.path("required").forEach(r -> required.add(r.asText()));
     out.append("| field | type | required | description |\n|---|---|---|---|\n");
-    for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : properties.properties()) {
       out.append("| `").append(field.getKey()).append("` | ").append(type(field.getValue())).append(" | ")
           .append(required.contains(field.getKey()) ? "yes" : "").append(" | ")
           .append(field.getValue().path("description").asText("").replace("|", "\\|")).append(" |\n");
