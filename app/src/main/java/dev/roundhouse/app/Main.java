@@ -1,10 +1,23 @@
 package dev.roundhouse.app;
 
-/** Placeholder entry point; replaced by the picocli command tree. */
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+
+/**
+ * The {@code roundhouse} command's entry point: runs the command tree on this process's environment and
+ * exits with its status (see {@link ExitCode}). stdout carries command output only; logs and diagnostics
+ * go to stderr.
+ */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.out.println("roundhouse");
+    // Undertow and XNIO log through JBoss Logging; route it to SLF4J so simplelogger.properties applies.
+    if (System.getProperty("org.jboss.logging.provider") == null) {
+      System.setProperty("org.jboss.logging.provider", "slf4j");
+    }
+    PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, System.out.charset()), true);
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, System.err.charset()), true);
+    System.exit(Cli.run(Context.ofProcess(), out, err, args));
   }
 }

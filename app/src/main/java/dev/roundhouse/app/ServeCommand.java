@@ -1,0 +1,115 @@
+package dev.roundhouse.app;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.http.HubServer;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code roundhouse serve}: the hub in the foreground. Settings come from the {@code ROUNDHOUSE_*} variables,
+ * then the flags. Prints one line when listening, and stops cleanly (server, then hub) on SIGTERM or
+ * SIGINT, exiting 0. Exits 4 when another hub holds the home, 5 when the hub cannot start.
+ *
+ * <p>Not thread-safe: picocli fills it and runs it once; the main thread waits in {@link #call()} until a
+ * stop is requested.
+ */
+@Command(
+    name = "serve",
+    description = "Run the hub in the foreground until SIGTERM or Ctrl-C.",
+    mixinStandardHelpOptions = true)
+final class ServeCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(ServeCommand.class);
+
+  private final Context context;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      description = "Port to listen on (default: ROUNDHOUSE_PORT, else 7420; 0 picks a free one).")
+  Integer port;
+
+  @Option(
+      names = "--bind",
+      paramLabel = "ADDR",
+      description = "Address to listen on (default: ROUNDHOUSE_BIND, else 127.0.0.1).")
+  String bind;
+
+  @Option(
+      names = "--allow-remote",
+      description = "Allow a --bind address other than loopback; every request still needs the token.")
+  boolean allowRemote;
+
+  ServeCommand(Context context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter err = spec.commandLine().getErr();
+    HubConfig config;
+    try {
+      config = configure();
+    } catch (RoundhouseException e) {
+      return refuse(err, ExitCode.CANNOT_START, e.getMessage());
+    }
+    Hub hub;
+    try {
+      hub = Hub.open(config);
+    } catch (RoundhouseException.HomeLocked e) {
+      return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
+    } catch (RoundhouseException | UncheckedIOException e) {
+      return refuse(err, ExitCode.CANNOT_START, "cannot open the hub in " + config.home() + ": " + e.getMessage());
+    }
+    HubServer server;
+    try {
+      server = HubServer.start(hub);
+    } catch (RoundhouseException e) {
+      hub.close();
+      return refuse(err, ExitCode.CANNOT_START, e.getMessage());
+    }
+    StopSignals signals = new StopSignals();
+    signals.install();
+    err.println("roundhouse " + Hub.version() + " listening on " + server.url() + " (home " + config.home() + ")");
+    err.flush();
+    try {
+      log.info("stopping on {}", signals.awaitRequest());
+    } finally {
+      try {
+        server.close();
+      } finally {
+        hub.close();
+        log.info("stopped");
+        signals.finished();
+      }
+    }
+    return ExitCode.OK.status();
+  }
+
+  private HubConfig configure() {
+    HubConfig config = context.hubConfig();
+    if (port != null) {
+      config = config.withPort(port);
+    }
+    if (bind != null || allowRemote) {
+      config = config.withBind(bind != null ? bind : config.bind(), allowRemote);
+    }
+    return config;
+  }
+
+  private static int refuse(PrintWriter err, ExitCode exit, String message) {
+    err.println("roundhouse: " + message);
+    err.flush();
+    return exit.status();
+  }
+}
