@@ -18,6 +18,8 @@ import picocli.CommandLine.Spec;
     // `bench` joins this list from its own change.
     subcommands = {
       ServeCommand.class,
+      ProjectCommand.class,
+      TaskCommand.class,
       OpsCommand.class
     })
 final class RoundhouseCommand implements Runnable {

@@ -1,0 +1,55 @@
+package dev.roundhouse.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Json;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that attaches to the running hub (see {@link HubEndpoint}), calls operations and prints the
+ * answer: the hub's JSON with {@code --json}, compact text otherwise. Subclasses implement {@link #run}.
+ *
+ * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
+ */
+abstract class ClientCommand implements Callable<Integer> {
+  final Context context;
+
+  @Spec CommandSpec spec;
+
+  @Mixin JsonOption json;
+
+  ClientCommand(Context context) {
+    this.context = context;
+  }
+
+  @Override
+  public final Integer call() {
+    validate();
+    PrintWriter out = spec.commandLine().getOut();
+    try (HubClient hub = HubClient.attach(context)) {
+      run(hub, out);
+    } finally {
+      out.flush();
+    }
+    return ExitCode.OK.status();
+  }
+
+  /** Checks the arguments before the hub is contacted; throws a {@code ParameterException} (exit 2). */
+  void validate() {}
+
+  /** Does the command's work against {@code hub}, printing to {@code out}. */
+  abstract void run(HubClient hub, PrintWriter out);
+
+  /** True when {@code --json} was given. */
+  final boolean json() {
+    return json.enabled;
+  }
+
+  /** Prints a JSON value on one line, as the hub sent it. */
+  static void printJson(PrintWriter out, JsonNode node) {
+    out.println(Json.write(node));
+  }
+}

@@ -1,0 +1,91 @@
+package dev.roundhouse.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.HomeLock;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.LocalToken;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Where the running hub listens and the token it expects. The URL is {@code ROUNDHOUSE_URL} when set, else
+ * the {@code url} the hub recorded in its lock file ({@code $ROUNDHOUSE_HOME/hub.lock}), which counts only
+ * while a process holds the lock. The token is read from {@code $ROUNDHOUSE_HOME/token}. Immutable.
+ *
+ * @param url the base URL, without a trailing slash
+ * @param token the bearer token
+ * @param home the Roundhouse home it was found through
+ * @param fromVariable true when the URL came from {@code ROUNDHOUSE_URL}
+ */
+record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
+
+  static final String URL_VARIABLE = "ROUNDHOUSE_URL";
+
+  /**
+   * Finds the hub for this context.
+   *
+   * @throws CliFailure with {@link ExitCode#NO_HUB} when no hub holds the home's lock
+   */
+  static HubEndpoint locate(Context context) {
+    HubConfig config = context.hubConfig();
+    Path home = config.home();
+    String url;
+    boolean fromVariable = context.variable(URL_VARIABLE).isPresent();
+    if (fromVariable) {
+      url = context.variable(URL_VARIABLE).orElseThrow();
+    } else {
+      Path lock = config.lockFile();
+      if (!HomeLock.isHeld(lock)) {
+        throw notRunning(home);
+      }
+      JsonNode holder = HomeLock.readHolder(lock).orElse(null);
+      if (holder == null || !holder.path("url").isTextual()) {
+        throw new CliFailure(
+            ExitCode.NO_HUB,
+            "hub_starting",
+            "the hub for " + home
+                + (holder == null ? "" : " (pid " + holder.path("pid").asText("?") + ")")
+                + " has not published its URL yet; try again in a moment");
+      }
+      url = holder.get("url").asText();
+    }
+    return new HubEndpoint(url.replaceAll("/+$", ""), token(config.tokenFile()), home, fromVariable);
+  }
+
+  /** The failure for a home no hub is running for. */
+  static CliFailure notRunning(Path home) {
+    return new CliFailure(
+        ExitCode.NO_HUB,
+        "hub_not_running",
+        "no hub is running for " + home + "; start one with ./roundhouse serve");
+  }
+
+  /** The failure for a hub that does not accept connections at {@link #url}. */
+  CliFailure unreachable(String reason) {
+    String message =
+        fromVariable
+            ? "no hub answers at " + url + " (" + URL_VARIABLE + "): " + reason
+            : "no hub is running for " + home + " (nothing answers at " + url + ": " + reason
+                + "); start one with ./roundhouse serve";
+    return new CliFailure(ExitCode.NO_HUB, "hub_unreachable", message);
+  }
+
+  private static String token(Path file) {
+    try {
+      return LocalToken.read(file);
+    } catch (NoSuchFileException e) {
+      throw new CliFailure(
+          ExitCode.FAILED,
+          "no_token",
+          "no token file " + file + "; the hub creates it when it starts (is ROUNDHOUSE_HOME the hub's home?)");
+    } catch (IOException e) {
+      throw new CliFailure(ExitCode.FAILED, "no_token", "cannot read the token " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "HubEndpoint[" + url + ", home " + home + "]"; // never the token
+  }
+}

@@ -1,0 +1,58 @@
+package dev.roundhouse.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.board.BoardApi;
+import dev.roundhouse.hub.board.TaskStatus;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code roundhouse task move ID...}: {@code task_move}, printing the moved tasks and every blocked-by edge
+ * the move dropped. Not thread-safe (picocli command).
+ */
+@Command(
+    name = "move",
+    description = "Move tasks together to a column and/or another project; lists the blocked-by edges dropped.",
+    mixinStandardHelpOptions = true)
+final class TaskMoveCommand extends ClientCommand {
+  @Parameters(arity = "1..*", paramLabel = "ID", description = "The tasks to move.")
+  List<Long> ids;
+
+  @Option(names = "--status", paramLabel = "S", converter = WireNames.Status.class, description = "New column: " + WireNames.STATUSES + ".")
+  TaskStatus status;
+
+  @Option(names = "--project", paramLabel = "P", description = "New project (id or name).")
+  String project;
+
+  TaskMoveCommand(Context context) {
+    super(context);
+  }
+
+  @Override
+  void validate() {
+    if (status == null && project == null) {
+      throw new ParameterException(spec.commandLine(), "say where to move: --status, --project, or both");
+    }
+  }
+
+  @Override
+  void run(HubClient hub, PrintWriter out) {
+    JsonNode moved = hub.call("task_move", new BoardApi.TaskMove(ids, status, project));
+    if (json()) {
+      printJson(out, moved);
+      return;
+    }
+    out.println("moved " + Texts.count(moved.path("tasks").size(), "task") + ":");
+    moved.path("tasks").forEach(task -> out.println("  " + TaskText.summary(task)));
+    JsonNode dropped = moved.path("dropped_edges");
+    if (!dropped.isEmpty()) {
+      out.println("dropped " + Texts.count(dropped.size(), "blocked-by edge") + " (only one end moved):");
+      dropped.forEach(edge -> out.println(
+          "  task " + edge.path("task").asLong() + " is no longer blocked by task " + edge.path("blocked_by").asLong()));
+    }
+  }
+}
