@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
+      EventsCommand.class,
       OpsCommand.class
     })
 final class RoundhouseCommand implements Runnable {
