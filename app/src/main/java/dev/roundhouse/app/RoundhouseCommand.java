@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
       ProjectCommand.class,
       TaskCommand.class,
       EventsCommand.class,
-      OpsCommand.class
+      OpsCommand.class,
+      DoctorCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -1,0 +1,212 @@
+package dev.roundhouse.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.HomeLock;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The checks behind {@code roundhouse doctor}, in order: Java, home folder, database, token, hub, port,
+ * and the agent CLIs. Each names what it found. Thread-safe: no shared state; the agent probes run in
+ * parallel on virtual threads.
+ */
+final class Doctor {
+  static final List<String> AGENTS = List.of("claude", "codex", "gemini");
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
+  private final Context context;
+  private final Duration timeout;
+
+  /**
+   * @param timeout how long each agent CLI may take to answer {@code --version}, and the hub its health check
+   */
+  Doctor(Context context, Duration timeout) {
+    this.context = context;
+    this.timeout = timeout;
+  }
+
+  List<Check> run() {
+    List<Check> checks = new ArrayList<>();
+    checks.add(java());
+    HubConfig config = null;
+    try {
+      config = context.hubConfig();
+    } catch (RoundhouseException e) {
+      checks.add(Check.fail("config", e.getMessage()));
+    }
+    if (config != null) {
+      checks.add(home(config.home()));
+      checks.add(database(config.database()));
+      checks.add(token(config.tokenFile()));
+      Optional<String> hubUrl = runningHub(config);
+      checks.add(hub(config, hubUrl));
+      checks.add(port(config, hubUrl));
+    }
+    checks.addAll(agents());
+    return checks;
+  }
+
+  static Check java() {
+    Runtime.Version version = Runtime.version();
+    String where = "Java " + version + " (" + System.getProperty("java.vendor", "?") + ") at " + System.getProperty("java.home");
+    return version.feature() >= 21
+        ? Check.ok("java", where)
+        : Check.fail("java", where + ": Roundhouse needs Java 21 or newer");
+  }
+
+  static Check home(Path home) {
+    if (!Files.exists(home)) {
+      return Check.warn("home", home + " does not exist yet; serve creates it");
+    }
+    if (!Files.isDirectory(home)) {
+      return Check.fail("home", home + " is not a folder; set ROUNDHOUSE_HOME to a folder");
+    }
+    if (!Files.isWritable(home)) {
+      return Check.fail("home", home + " is not writable by this user");
+    }
+    return Check.ok("home", home + " (writable)");
+  }
+
+  static Check database(Path database) {
+    if (!Files.exists(database)) {
+      return Check.warn("database", database + " not created yet; serve creates it");
+    }
+    try {
+      return Check.ok("database", database + " (" + size(Files.size(database)) + ")");
+    } catch (IOException e) {
+      return Check.fail("database", "cannot read " + database + ": " + e.getMessage());
+    }
+  }
+
+  static Check token(Path token) {
+    if (!Files.exists(token)) {
+      return Check.warn("token", token + " not created yet; serve creates it");
+    }
+    try {
+      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(token);
+      if (!mode.equals(OWNER_ONLY)) {
+        return Check.fail(
+            "token",
+            token + " has mode " + PosixFilePermissions.toString(mode) + ", readable beyond its owner; run chmod 600 " + token);
+      }
+      return Check.ok("token", token + " (mode 0600)");
+    } catch (UnsupportedOperationException e) {
+      return Check.ok("token", token + " (permissions not checked on this file system)");
+    } catch (IOException e) {
+      return Check.fail("token", "cannot read the mode of " + token + ": " + e.getMessage());
+    }
+  }
+
+  /** The URL of the hub holding this home's lock, or of ROUNDHOUSE_URL; empty when none runs. */
+  private Optional<String> runningHub(HubConfig config) {
+    Optional<String> variable = context.variable(HubEndpoint.URL_VARIABLE);
+    if (variable.isPresent()) {
+      return variable;
+    }
+    if (!HomeLock.isHeld(config.lockFile())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        HomeLock.readHolder(config.lockFile()).map(holder -> holder.path("url").asText("")).orElse(""));
+  }
+
+  private Check hub(HubConfig config, Optional<String> url) {
+    if (url.isEmpty()) {
+      return Check.ok("hub", "not running for " + config.home() + "; start one with ./roundhouse serve");
+    }
+    if (url.get().isEmpty()) {
+      return Check.warn("hub", "a hub holds " + config.lockFile() + " but has not published its URL yet");
+    }
+    String health = url.get().replaceAll("/+$", "") + "/api/health";
+    try (HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build()) {
+      HttpResponse<String> response =
+          http.send(HttpRequest.newBuilder(URI.create(health)).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return Check.fail("hub", health + " answered HTTP " + response.statusCode());
+      }
+      JsonNode body = Json.mapper().readTree(response.body());
+      return Check.ok("hub", "running at " + url.get() + ", version " + body.path("version").asText("?"));
+    } catch (IOException | IllegalArgumentException e) {
+      return Check.fail("hub", "the hub's " + health + " does not answer: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Check.fail("hub", "interrupted while asking " + health);
+    }
+  }
+
+  private static Check port(HubConfig config, Optional<String> hubUrl) {
+    if (hubUrl.isPresent()) {
+      return Check.ok("port", "in use by the hub" + (hubUrl.get().isEmpty() ? "" : " at " + hubUrl.get()));
+    }
+    int port = config.port();
+    if (port == 0) {
+      return Check.ok("port", "0: the hub picks a free port when it starts");
+    }
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+      return Check.ok("port", port + " is free on 127.0.0.1");
+    } catch (IOException e) {
+      return Check.fail(
+          "port",
+          port + " on 127.0.0.1 is in use by another program (" + e.getMessage() + "); set ROUNDHOUSE_PORT or pass --port to serve");
+    }
+  }
+
+  private List<Check> agents() {
+    try (ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<Check>> futures = new ArrayList<>();
+      for (String agent : AGENTS) {
+        futures.add(probes.submit(() -> AgentProbe.probe(agent, context.env(), timeout)));
+      }
+      List<Check> checks = new ArrayList<>();
+      for (int i = 0; i < futures.size(); i++) {
+        try {
+          checks.add(futures.get(i).get());
+        } catch (ExecutionException e) {
+          checks.add(Check.warn(AGENTS.get(i), "the check failed: " + e.getCause()));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          checks.add(Check.warn(AGENTS.get(i), "interrupted"));
+        }
+      }
+      return checks;
+    }
+  }
+
+  private static String size(long bytes) {
+    if (bytes < 1024) {
+      return bytes + " bytes";
+    }
+    double value = bytes;
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    int unit = -1;
+    while (value >= 1024 && unit < units.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+  }
+}

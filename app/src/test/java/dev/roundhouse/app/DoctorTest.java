@@ -1,0 +1,121 @@
+package dev.roundhouse.app;
+
+import static dev.roundhouse.app.CliTestSupport.context;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.testing.TestHub;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+@ExtendWith(NoLeakedProcesses.class)
+class DoctorTest {
+  @TempDir Path bin;
+  @TempDir Path emptyHome;
+
+  @Test
+  void aRunningHubAndAnInstalledAgentPassWhileMissingAgentsOnlyWarn() throws IOException {
+    script("claude", "echo 'claude 9.9.9 (Claude Code)'");
+    try (TestHub hub = TestHub.start()) {
+      CliResult result = CliResult.run(withPath(context(hub)), "doctor");
+
+      assertThat(result.exit()).as("%s", result).isZero();
+      assertThat(result.out())
+          .containsPattern("(?m)^ok +java +Java \\d+")
+          .containsPattern("(?m)^ok +home +" + quoted(hub.home()) + " \\(writable\\)$")
+          .containsPattern("(?m)^ok +database +" + quoted(hub.home().resolve("roundhouse.db")) + " \\(.+\\)$")
+          .containsPattern("(?m)^ok +token +.+ \\(mode 0600\\)$")
+          .containsPattern("(?m)^ok +hub +running at " + quoted(hub.server().url()) + ", version .+$")
+          .containsPattern("(?m)^ok +port +in use by the hub")
+          .containsPattern("(?m)^ok +claude +" + quoted(bin.resolve("claude")) + ": claude 9\\.9\\.9 \\(Claude Code\\)$")
+          .containsPattern("(?m)^warn +codex +not installed \\(no codex on PATH\\)$")
+          .containsPattern("(?m)^warn +gemini +not installed");
+    }
+  }
+
+  @Test
+  void aTokenReadableByOthersFailsAndExits1() throws IOException {
+    Files.writeString(emptyHome.resolve("token"), "secret\n");
+    Files.setPosixFilePermissions(emptyHome.resolve("token"), PosixFilePermissions.fromString("rw-r--r--"));
+
+    CliResult result = CliResult.run(withPath(context(emptyHome, emptyHome)), "doctor", "--json");
+
+    assertThat(result.exit()).isEqualTo(1);
+    JsonNode json = result.json();
+    assertThat(json.path("ok").asBoolean()).isFalse();
+    JsonNode token = find(json, "token");
+    assertThat(token.path("status").asText()).isEqualTo("fail");
+    assertThat(token.path("detail").asText()).contains("rw-r--r--", "chmod 600");
+    assertThat(find(json, "hub").path("detail").asText()).startsWith("not running");
+    assertThat(find(json, "database").path("status").asText()).isEqualTo("warn");
+  }
+
+  @Test
+  void aTakenPortFailsWhenNoHubRuns() throws IOException {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      Map<String, String> env = new HashMap<>(withPath(context(emptyHome, emptyHome)).env());
+      env.put("ROUNDHOUSE_PORT", Integer.toString(taken.getLocalPort()));
+
+      CliResult result = CliResult.run(new Context(env, emptyHome), "doctor");
+
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.out()).containsPattern("(?m)^fail +port +" + taken.getLocalPort() + " on 127\\.0\\.0\\.1 is in use by another program");
+    }
+  }
+
+  @Test
+  void anAgentThatDoesNotAnswerInTimeIsKilledAndWarned() throws IOException {
+    script("gemini", "exec sleep 60");
+
+    Check check = AgentProbe.probe("gemini", withPath(context(emptyHome, emptyHome)).env(), Duration.ofMillis(300));
+
+    assertThat(check.status()).isEqualTo(Check.Status.WARN);
+    assertThat(check.detail()).isEqualTo(bin.resolve("gemini") + ": did not answer --version within 300 ms");
+  }
+
+  @Test
+  void anAgentThatFailsIsAWarningWithItsOutput() throws IOException {
+    script("codex", "echo 'codex: config is broken' >&2; exit 3");
+
+    Check check = AgentProbe.probe("codex", withPath(context(emptyHome, emptyHome)).env(), Duration.ofSeconds(5));
+
+    assertThat(check).isEqualTo(Check.warn("codex", bin.resolve("codex") + ": --version exited 3: codex: config is broken"));
+  }
+
+  private Context withPath(Context context) {
+    Map<String, String> env = new HashMap<>(context.env());
+    env.put("PATH", bin.toString()); // only the fake agents: a real one installed here must not change the outcome
+    return new Context(env, context.workingDirectory());
+  }
+
+  private void script(String name, String body) throws IOException {
+    Path file = bin.resolve(name);
+    Files.writeString(file, "#!/bin/sh\nPATH=/usr/bin:/bin\n" + body + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private static JsonNode find(JsonNode doctor, String check) {
+    for (JsonNode node : doctor.path("checks")) {
+      if (node.path("check").asText().equals(check)) {
+        return node;
+      }
+    }
+    throw new AssertionError("no check " + check + " in " + doctor);
+  }
+
+  private static String quoted(Object text) {
+    return java.util.regex.Pattern.quote(text.toString());
+  }
+}
