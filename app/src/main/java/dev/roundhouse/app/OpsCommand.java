@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.board.OperationCatalog;
-import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -53,23 +51,10 @@ final class OpsCommand implements Callable<Integer> {
       out.println(Json.write(body));
     } else {
       Table table = new Table().row("OPERATION", "EFFECT", "DESCRIPTION");
-      operations.forEach(op -> table.row(op.name(), effect(op.annotations()), op.description()));
+      operations.forEach(op -> table.row(op.name(), op.annotations().effect(), op.description()));
       table.print(out);
     }
     out.flush();
     return ExitCode.OK.status();
-  }
-
-  /** As in the Markdown reference: read-only or writes, then destructive and idempotent when they apply. */
-  static String effect(OperationAnnotations annotations) {
-    List<String> words = new ArrayList<>();
-    words.add(annotations.readOnly() ? "read-only" : "writes");
-    if (annotations.destructive()) {
-      words.add("destructive");
-    }
-    if (annotations.idempotent()) {
-      words.add("idempotent");
-    }
-    return String.join(", ", words);
   }
 }

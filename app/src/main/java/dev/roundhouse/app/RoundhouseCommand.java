@@ -15,14 +15,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = RoundhouseCommand.Version.class,
     description = "A headless hub for coding agents. See docs/cli.md.",
-    // `bench` joins this list from its own change.
     subcommands = {
       ServeCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
       EventsCommand.class,
       OpsCommand.class,
-      DoctorCommand.class
+      DoctorCommand.class,
+      BenchCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;

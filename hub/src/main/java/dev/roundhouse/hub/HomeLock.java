@@ -22,9 +22,20 @@ import java.util.Optional;
  * start. The file also says who holds it (pid, host, start time, URL), which a second {@code serve} names
  * in its refusal and which clients read to find the running hub.
  *
+ * <p>POSIX drops every lock a process holds on a file when the process closes <em>any</em> descriptor of
+ * that file. So within the holding process, nothing may open {@code hub.lock} again: the locks this JVM
+ * holds are kept in {@link #HELD}, and {@link #isHeld}, {@link #readHolder} and a refused {@link #acquire}
+ * answer from it instead of touching the file.
+ *
  * <p>Thread-safe.
  */
 public final class HomeLock implements AutoCloseable {
+  /** Lock files this JVM holds (or is taking), by absolute normalised path. */
+  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> HELD =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final Object TAKING = new Object();
+
   private final Path file;
   private final FileChannel channel;
   private final FileLock lock;
@@ -43,10 +54,15 @@ public final class HomeLock implements AutoCloseable {
    * @throws RoundhouseException.HomeLocked when another process holds it
    */
   public static HomeLock acquire(Path file, Instant now) {
+    Path key = key(file);
+    if (HELD.putIfAbsent(key, TAKING) != null) {
+      throw refused(key, readHolder(key));
+    }
+    boolean taken = false;
     try {
-      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.createDirectories(key.getParent());
       FileChannel channel =
-          FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+          FileChannel.open(key, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock;
       try {
         lock = channel.tryLock();
@@ -54,23 +70,54 @@ public final class HomeLock implements AutoCloseable {
         lock = null;
       }
       if (lock == null) {
+        // Another process holds it; this process holds no lock on the file, so closing is harmless.
+        Optional<JsonNode> holder = read(channel);
         channel.close();
-        throw new RoundhouseException.HomeLocked(
-            "another Roundhouse hub is using "
-                + file.getParent()
-                + ": "
-                + readHolder(file).map(HomeLock::describe).orElse("holder unknown")
-                + ". Stop it first, or set ROUNDHOUSE_HOME to another folder.");
+        throw refused(key, holder);
       }
       ObjectNode holder = Json.mapper().createObjectNode();
       holder.put("pid", ProcessHandle.current().pid());
       holder.put("host", hostName());
       holder.put("started_at", now.toString());
-      HomeLock homeLock = new HomeLock(file, channel, lock, holder);
+      HomeLock homeLock = new HomeLock(key, channel, lock, holder);
       homeLock.write();
+      HELD.put(key, homeLock);
+      taken = true;
       return homeLock;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lock " + file, e);
+    } finally {
+      if (!taken) {
+        HELD.remove(key, TAKING);
+      }
+    }
+  }
+
+  private static RoundhouseException.HomeLocked refused(Path file, Optional<JsonNode> holder) {
+    return new RoundhouseException.HomeLocked(
+        "another Roundhouse hub is using "
+            + file.getParent()
+            + ": "
+            + holder.map(HomeLock::describe).orElse("holder unknown")
+            + ". Stop it first, or set ROUNDHOUSE_HOME to another folder.");
+  }
+
+  private static Path key(Path file) {
+    return file.toAbsolutePath().normalize();
+  }
+
+  private static Optional<JsonNode> read(FileChannel channel) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(channel.size(), 64 * 1024));
+    channel.read(buffer, 0);
+    return parse(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8));
+  }
+
+  private static Optional<JsonNode> parse(String text) {
+    try {
+      String trimmed = text.strip();
+      return trimmed.isEmpty() ? Optional.empty() : Optional.of(Json.mapper().readTree(trimmed));
+    } catch (IOException e) {
+      return Optional.empty();
     }
   }
 
@@ -82,16 +129,29 @@ public final class HomeLock implements AutoCloseable {
 
   /** What the lock file says about its holder, if anything; the holder may have died since. */
   public static Optional<JsonNode> readHolder(Path file) {
+    Object mine = HELD.get(key(file));
+    if (mine instanceof HomeLock held) {
+      return Optional.of(held.holderCopy());
+    }
+    if (mine != null) {
+      return Optional.empty(); // being taken by this process right now
+    }
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-      return text.isEmpty() ? Optional.empty() : Optional.of(Json.mapper().readTree(text));
+      return parse(Files.readString(file, StandardCharsets.UTF_8));
     } catch (IOException e) {
       return Optional.empty();
     }
   }
 
+  private synchronized JsonNode holderCopy() {
+    return holder.deepCopy();
+  }
+
   /** True when some process holds the lock on {@code file} right now. */
   public static boolean isHeld(Path file) {
+    if (HELD.containsKey(key(file))) {
+      return true;
+    }
     if (!Files.exists(file)) {
       return false;
     }
@@ -148,6 +208,8 @@ public final class HomeLock implements AutoCloseable {
       channel.close();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot release " + file, e);
+    } finally {
+      HELD.remove(file, this);
     }
   }
 }

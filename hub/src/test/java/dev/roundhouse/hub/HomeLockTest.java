@@ -29,6 +29,39 @@ class HomeLockTest {
     }
   }
 
+  /** Run in a child JVM: prints whether some process holds the lock. */
+  public static final class Probe {
+    public static void main(String[] args) {
+      System.out.println(HomeLock.isHeld(Path.of(args[0])));
+    }
+  }
+
+  private static String probe(Path file) throws Exception {
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Probe.class.getName(), file.toString())
+        .redirectErrorStream(true)
+        .start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    return out;
+  }
+
+  @Test
+  void askingAboutTheLockInsideTheHoldingProcessDoesNotReleaseIt() throws Exception {
+    // POSIX drops a process's lock when it closes any descriptor of the file: the queries must not open it.
+    Path file = home.resolve("hub.lock");
+    try (HomeLock lock = HomeLock.acquire(file, Instant.now())) {
+      lock.publishUrl("http://127.0.0.1:9");
+      assertThat(HomeLock.isHeld(file)).isTrue();
+      assertThat(HomeLock.readHolder(file).orElseThrow().get("url").asText()).isEqualTo("http://127.0.0.1:9");
+      assertThatThrownBy(() -> HomeLock.acquire(file, Instant.now())).isInstanceOf(RoundhouseException.HomeLocked.class);
+      assertThatThrownBy(() -> HomeLock.acquire(home.resolve("./hub.lock"), Instant.now()))
+          .isInstanceOf(RoundhouseException.HomeLocked.class);
+      assertThat(probe(file)).endsWith("true");
+    }
+    assertThat(probe(file)).endsWith("false");
+  }
+
   private Process startHolder(Path file) throws Exception {
     String java = ProcessHandle.current().info().command().orElse("java");
     return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Holder.class.getName(), file.toString())

@@ -7,7 +7,7 @@ import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventStream;
 import dev.roundhouse.hub.store.Store;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,7 +49,7 @@ public final class EventAppendBenchmark {
     this.eventsPerProducer = eventsPerProducer;
   }
 
-  public Result run(PrintStream out) throws Exception {
+  public Result run(PrintWriter out) throws Exception {
     out.printf(Locale.ROOT, "roundhouse bench: durable event append+publish, %d producers x %d events,"
         + " SQLite WAL synchronous=FULL, in %s%n", producers, eventsPerProducer, dir);
     // Warm the JIT on the same code paths first, so neither mode pays for compilation.
@@ -65,6 +65,7 @@ public final class EventAppendBenchmark {
     }
     double ratio = grouped.eventsPerSecond() / perEvent.eventsPerSecond();
     out.printf(Locale.ROOT, "ratio group commit / one tx per event: %.1fx (target >= 10x)%n", ratio);
+    out.flush();
     return new Result(grouped, perEvent, ratio);
   }
 

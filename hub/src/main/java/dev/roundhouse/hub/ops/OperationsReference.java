@@ -23,29 +23,17 @@ public final class OperationsReference {
     out.append("| operation | effect | description |\n|---|---|---|\n");
     for (OperationDescriptor op : operations) {
       out.append("| [`").append(op.name()).append("`](#").append(op.name()).append(") | ")
-          .append(effect(op.annotations())).append(" | ").append(op.description()).append(" |\n");
+          .append(op.annotations().effect()).append(" | ").append(op.description()).append(" |\n");
     }
     for (OperationDescriptor op : operations) {
       out.append("\n## ").append(op.name()).append("\n\n").append(op.description()).append("\n\n");
-      out.append("*").append(effect(op.annotations())).append("*\n\n");
+      out.append("*").append(op.annotations().effect()).append("*\n\n");
       out.append("**Input**\n\n");
       fields(out, op.inputSchema());
       out.append("\n**Output**\n\n");
       fields(out, op.outputSchema());
     }
     return out.toString();
-  }
-
-  private static String effect(OperationAnnotations a) {
-    List<String> words = new ArrayList<>();
-    words.add(a.readOnly() ? "read-only" : "writes");
-    if (a.destructive()) {
-      words.add("destructive");
-    }
-    if (a.idempotent()) {
-      words.add("idempotent");
-    }
-    return String.join(", ", words);
   }
 
   private static void fields(StringBuilder out, JsonNode schema) {

@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /** A plain java.net.http client for a test hub, with the token set. Thread-safe. */
-public final class HttpTestClient {
+public final class HttpTestClient implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String base;
   private final String token;
@@ -81,6 +81,11 @@ public final class HttpTestClient {
 
   public HttpClient raw() {
     return http;
+  }
+
+  @Override
+  public void close() {
+    http.close();
   }
 
   public static Map<String, Object> map(Object... keysAndValues) {

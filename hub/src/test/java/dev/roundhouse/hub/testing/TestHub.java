@@ -82,6 +82,7 @@ public final class TestHub implements AutoCloseable {
 
   @Override
   public void close() {
+    client.close();
     server.close();
     Waits.until("every event stream closed", Duration.ofSeconds(10), () -> hub.events().openStreams() == 0);
     hub.close();

@@ -1,0 +1,73 @@
+package dev.roundhouse.app;
+
+import dev.roundhouse.hub.bench.EventAppendBenchmark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code roundhouse bench}: durable event append+publish with group commit against one transaction per
+ * event, measured in the same run on the same disk, in a scratch folder that is deleted afterwards. Needs
+ * no running hub and never touches the home.
+ *
+ * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
+ */
+@Command(
+    name = "bench",
+    description = "Measure durable event append+publish: group commit vs one transaction per event.",
+    mixinStandardHelpOptions = true)
+final class BenchCommand implements Callable<Integer> {
+  private final Context context;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--producers", defaultValue = "128", description = "Concurrent writers (default ${DEFAULT-VALUE}).")
+  int producers;
+
+  @Option(names = "--events", defaultValue = "400", description = "Events each writer appends (default ${DEFAULT-VALUE}).")
+  int events;
+
+  @Option(names = "--dir", description = "Scratch folder for the databases (default: a new temporary folder).")
+  Path dir;
+
+  @Option(names = "--min-ratio", description = "Exit 1 when group commit is less than this many times faster.")
+  Double minRatio;
+
+  BenchCommand(Context context) {
+    this.context = context;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (producers < 1 || events < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--producers and --events must be at least 1");
+    }
+    Path scratch = dir != null
+        ? Files.createDirectories(context.resolve(dir.toString())).resolve("roundhouse-bench-" + ProcessHandle.current().pid())
+        : Files.createTempDirectory("roundhouse-bench-");
+    Files.createDirectories(scratch);
+    try {
+      EventAppendBenchmark.Result result =
+          new EventAppendBenchmark(scratch, producers, events).run(spec.commandLine().getOut());
+      return minRatio != null && result.ratio() < minRatio ? ExitCode.FAILED.status() : ExitCode.OK.status();
+    } finally {
+      delete(scratch);
+    }
+  }
+
+  private static void delete(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the scratch folder " + root, e);
+    }
+  }
+}

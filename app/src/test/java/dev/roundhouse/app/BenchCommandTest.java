@@ -1,0 +1,29 @@
+package dev.roundhouse.app;
+
+import static dev.roundhouse.app.CliTestSupport.context;
+import static dev.roundhouse.app.CliTestSupport.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny run of {@code roundhouse bench}: it reports both modes and their ratio, and cleans up. */
+class BenchCommandTest {
+  @TempDir Path home;
+
+  @Test
+  void reportsBothModesAndTheRatioAndLeavesNothingBehind() throws Exception {
+    Path scratch = Files.createDirectories(home.resolve("scratch"));
+    CliResult result = ok(context(home, home), "bench", "--producers", "4", "--events", "10", "--dir", scratch.toString());
+
+    assertThat(result.out())
+        .containsPattern("(?m)^group commit +40 ")
+        .containsPattern("(?m)^one tx per event +40 +40 ")
+        .containsPattern("ratio group commit / one tx per event: [0-9.]+x");
+    try (var left = Files.list(scratch)) {
+      assertThat(left).isEmpty();
+    }
+  }
+}
