@@ -26,6 +26,9 @@ public interface Hub extends AutoCloseable {
   /** The board's rules, for in-process callers that want typed access. */
   Board board();
 
+  /** The agent drivers this hub runs turns with. */
+  dev.roundhouse.hub.turns.DriverRegistry drivers();
+
   /** The local API token. */
   String token();
 
@@ -40,7 +43,12 @@ public interface Hub extends AutoCloseable {
    * opens and migrates the database, and registers the operations.
    */
   static Hub open(HubConfig config) {
-    return RealHub.open(config);
+    return RealHub.open(config, java.util.List.of());
+  }
+
+  /** As {@link #open(HubConfig)}, with the agent drivers turns can use. */
+  static Hub open(HubConfig config, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
+    return RealHub.open(config, drivers);
   }
 
   /** This build's version, such as {@code 0.1.0-SNAPSHOT}. */

@@ -5,7 +5,10 @@ import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
+import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.turns.DriverRegistry;
 import java.security.SecureRandom;
+import java.util.List;
 
 /** Wires the store, the event bus and the operations. Thread-safe. */
 final class RealHub implements Hub {
@@ -16,26 +19,29 @@ final class RealHub implements Hub {
   private final Board board;
   private final OperationRegistry operations;
   private final String token;
+  private final DriverRegistry drivers;
 
-  private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token) {
+  private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
     this.lock = lock;
     this.store = store;
     this.events = events;
     this.token = token;
+    this.drivers = drivers;
     this.board = new Board(store);
     this.operations = OperationRegistry.create();
     BoardOperations.register(operations, board);
   }
 
-  static RealHub open(HubConfig config) {
+  static RealHub open(HubConfig config, List<? extends AgentDriver> driverList) {
+    DriverRegistry drivers = new DriverRegistry(driverList);
     HomeLock lock = HomeLock.acquire(config.lockFile(), config.clock().instant());
     try {
       String token = LocalToken.loadOrCreate(config.tokenFile(), new SecureRandom());
       EventBus events = new EventBus();
       Store store = Store.sqlite(config.database(), config.clock(), config.maxBatch(), events);
       events.attach(store);
-      return new RealHub(config, lock, store, events, token);
+      return new RealHub(config, lock, store, events, token, drivers);
     } catch (RuntimeException e) {
       lock.close();
       throw e;
@@ -60,6 +66,11 @@ final class RealHub implements Hub {
   @Override
   public Board board() {
     return board;
+  }
+
+  @Override
+  public DriverRegistry drivers() {
+    return drivers;
   }
 
   @Override

@@ -1,0 +1,133 @@
+package dev.roundhouse.hub.turns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+
+/**
+ * The common turn-event contract: what every driver emits, whatever its agent's protocol. The runner
+ * persists each event (except {@link TextDelta}, which is published only) before any viewer sees it.
+ * Immutable.
+ */
+public sealed interface TurnEvent {
+
+  /** The event type on the wire and in the store, such as {@code turn.tool_call}. */
+  String type();
+
+  /** True for events that are published but not stored (they are summed up by a later event). */
+  default boolean isTransient() {
+    return false;
+  }
+
+  /** The agent's session is open; {@code sessionId} resumes it later when the driver supports resume. */
+  record SessionStarted(String sessionId, String model) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.session";
+    }
+  }
+
+  /** A fragment of assistant text as it streams; the {@link AssistantMessage} that follows holds it all. */
+  record TextDelta(String text) implements TurnEvent {
+    public TextDelta {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+      return "turn.text_delta";
+    }
+
+    @Override
+    public boolean isTransient() {
+      return true;
+    }
+  }
+
+  /** A complete assistant message. */
+  record AssistantMessage(String text) implements TurnEvent {
+    public AssistantMessage {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+      return "turn.message";
+    }
+  }
+
+  /** The agent calls a tool. */
+  record ToolCall(String callId, String tool, JsonNode input) implements TurnEvent {
+    public ToolCall {
+      Objects.requireNonNull(callId, "callId");
+      Objects.requireNonNull(tool, "tool");
+    }
+
+    @Override
+    public String type() {
+      return "turn.tool_call";
+    }
+  }
+
+  /** Output of a running tool, as it arrives. */
+  record ToolOutputDelta(String callId, String text) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.tool_output";
+    }
+  }
+
+  /** A tool finished. */
+  record ToolResult(String callId, String output, boolean isError) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.tool_result";
+    }
+  }
+
+  /**
+   * The agent asked to use a tool and the gate parked it on a human. Emitted by the runner (drivers call
+   * {@link TurnContext#requestPermission}).
+   */
+  record PermissionRequested(long decision, String tool, JsonNode input, String description) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.permission_requested";
+    }
+  }
+
+  /** A tool use was refused: by the gate, by a human, or by the agent's own rules. */
+  record PermissionDenied(String callId, String tool, String reason) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.permission_denied";
+    }
+  }
+
+  /** Tokens used and what they cost; {@code costEstimated} when the driver computed the cost itself. */
+  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.usage";
+    }
+  }
+
+  /** The agent finished answering the current message. */
+  record Result(String stopReason, String text) implements TurnEvent {
+    @Override
+    public String type() {
+      return "turn.result";
+    }
+  }
+
+  /** Something went wrong; the message is for a human and names what. */
+  record Error(String message) implements TurnEvent {
+    public Error {
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public String type() {
+      return "turn.error";
+    }
+  }
+}
