@@ -297,7 +297,9 @@ final class ChatClient {
       throw failure(0, "cannot connect to " + where + ": unknown host " + settings.baseUrl().map(java.net.URI::getHost).orElse(""));
     }
     if (has(cause, ConnectException.class)) {
-      throw failure(0, "cannot connect to " + where + ": " + reason(cause));
+      // The JDK's client leaves a refused connection without a message.
+      String reason = reason(cause);
+      throw failure(0, "cannot connect to " + where + ": " + (reason.equals("ConnectException") ? "connection refused" : reason));
     }
     return new NoAnswerException(settings.endpointName() + " closed the connection before answering (" + reason(cause) + ")");
   }

@@ -2,8 +2,10 @@ package dev.roundhouse.drivers.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Json;
@@ -21,6 +23,8 @@ import java.util.regex.Pattern;
  */
 final class ToolArguments {
   private static final Pattern FENCE = Pattern.compile("```[a-zA-Z0-9_-]*\\s*\\n?(.*?)```", Pattern.DOTALL);
+
+  private static final ObjectReader STRICT = Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private static final ObjectMapper LENIENT =
       JsonMapper.builder()
@@ -92,7 +96,7 @@ final class ToolArguments {
 
   private static Optional<JsonNode> strict(String text) {
     try {
-      return Optional.ofNullable(Json.mapper().readTree(text));
+      return Optional.ofNullable(STRICT.readTree(text));
     } catch (JsonProcessingException e) {
       return Optional.empty();
     }
