@@ -78,7 +78,7 @@ final class OpenAiConfig {
     this.file = file;
     this.environment = environment;
     this.fileDefault = fileDefault;
-    this.projects = Map.copyOf(projects);
+    this.projects = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(projects));
     this.fileProblem = fileProblem;
     this.warnings = List.copyOf(warnings);
     this.keyVariables = Set.copyOf(keyVariables);
