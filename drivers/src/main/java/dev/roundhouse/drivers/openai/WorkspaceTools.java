@@ -57,6 +57,7 @@ final class WorkspaceTools {
   private static final int DEFAULT_MATCHES = 100;
   private static final int MAX_MATCHES = 500;
   private static final long MAX_SEARCHED_FILE_BYTES = 2L * 1024 * 1024;
+  private static final int MAX_WALKED = 200_000;
   private static final Set<String> SKIPPED_FOLDERS = Set.of(".git", "node_modules");
 
   private final WorkspacePaths paths;
@@ -181,55 +182,30 @@ final class WorkspaceTools {
       return ToolOutcome.error(Files.exists(folder) ? "'" + given + "' is a file, not a folder; use read_file" : "there is no folder '" + given + "'");
     }
     List<String> entries = new ArrayList<>();
-    int[] total = {0};
+    int total = 0;
     if (recursive) {
-      Files.walkFileTree(folder, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-          if (!dir.equals(folder)) {
-            total[0]++;
-            if (entries.size() < MAX_LIST_ENTRIES) {
-              entries.add(paths.show(dir) + "/");
-            }
-            if (SKIPPED_FOLDERS.contains(dir.getFileName().toString())) {
-              return FileVisitResult.SKIP_SUBTREE;
-            }
-          }
-          return FileVisitResult.CONTINUE;
+      for (Path entry : walk(folder)) {
+        total++;
+        if (entries.size() < MAX_LIST_ENTRIES) {
+          entries.add(paths.show(entry) + marker(entry));
         }
-
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-          total[0]++;
-          if (entries.size() < MAX_LIST_ENTRIES) {
-            entries.add(paths.show(file) + (attributes.isSymbolicLink() ? "@" : ""));
-          }
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          return FileVisitResult.CONTINUE;
-        }
-      });
+      }
     } else {
       try (Stream<Path> children = Files.list(folder)) {
-        children.sorted().forEach(child -> {
-          total[0]++;
+        for (Path child : children.sorted().toList()) {
+          total++;
           if (entries.size() < MAX_LIST_ENTRIES) {
-            boolean link = Files.isSymbolicLink(child);
-            entries.add(paths.show(child) + (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) ? "/" : link ? "@" : ""));
+            entries.add(paths.show(child) + marker(child));
           }
-        });
+        }
       }
     }
     if (entries.isEmpty()) {
       return ToolOutcome.ok("(the folder '" + given + "' is empty)");
     }
-    entries.sort(null);
     String listing = String.join("\n", entries);
-    if (total[0] > entries.size()) {
-      listing += "\n[... " + (total[0] - entries.size()) + " more entries not shown; list a subfolder]";
+    if (total > entries.size()) {
+      listing += "\n[... " + (total - entries.size()) + " more entries not shown; list a subfolder]";
     }
     return ToolOutcome.ok(listing);
   }
@@ -252,53 +228,36 @@ final class WorkspaceTools {
       return ToolOutcome.error("there is no file or folder '" + given + "'");
     }
     List<String> matches = new ArrayList<>();
-    boolean[] capped = {false};
-    Files.walkFileTree(start, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-        return !dir.equals(start) && SKIPPED_FOLDERS.contains(dir.getFileName().toString()) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+    boolean capped = false;
+    List<Path> files = Files.isDirectory(start) ? walk(start) : List.of(start);
+    search:
+    for (Path file : files) {
+      if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) > MAX_SEARCHED_FILE_BYTES || looksBinary(file)) {
+        continue;
       }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-        if (!attributes.isRegularFile() || attributes.size() > MAX_SEARCHED_FILE_BYTES) {
-          return FileVisitResult.CONTINUE;
-        }
-        try {
-          if (looksBinary(file)) {
-            return FileVisitResult.CONTINUE;
-          }
-          try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
-            String line;
-            int number = 0;
-            while ((line = reader.readLine()) != null) {
-              number++;
-              if (pattern.matcher(line).find()) {
-                if (matches.size() == max) {
-                  capped[0] = true;
-                  return FileVisitResult.TERMINATE;
-                }
-                String shown = line.strip();
-                matches.add(paths.show(file) + ":" + number + ": " + (shown.length() > 300 ? shown.substring(0, 300) + "..." : shown));
-              }
+      try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+        String line;
+        int number = 0;
+        while ((line = reader.readLine()) != null) {
+          number++;
+          if (pattern.matcher(line).find()) {
+            if (matches.size() == max) {
+              capped = true;
+              break search;
             }
+            String shown = line.strip();
+            matches.add(paths.show(file) + ":" + number + ": " + (shown.length() > 300 ? shown.substring(0, 300) + "..." : shown));
           }
-        } catch (IOException e) {
-          // Unreadable file: skipped, as grep would.
         }
-        return FileVisitResult.CONTINUE;
+      } catch (IOException e) {
+        // An unreadable file is skipped, as grep would.
       }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) {
-        return FileVisitResult.CONTINUE;
-      }
-    });
+    }
     if (matches.isEmpty()) {
       return ToolOutcome.ok("no matches for '" + text + "' in " + given);
     }
     String result = String.join("\n", matches);
-    return ToolOutcome.ok(capped[0] ? result + "\n[stopped at " + max + " matches; narrow the search or raise max_results]" : result);
+    return ToolOutcome.ok(capped ? result + "\n[stopped at " + max + " matches; narrow the search or raise max_results]" : result);
   }
 
   private ToolOutcome writeFile(String callId, ObjectNode arguments) throws ArgumentException, WorkspacePaths.PathException, IOException {
@@ -396,6 +355,48 @@ final class WorkspaceTools {
     }
     boolean failed = outcome.stopped() || outcome.timedOut() || outcome.exitCode() != 0;
     return failed ? ToolOutcome.error(text.toString()) : ToolOutcome.ok(text.toString());
+  }
+
+  /**
+   * Everything under {@code start} (not itself), in name order, without following links and without the
+   * inside of .git and node_modules; at most {@value #MAX_WALKED} entries.
+   */
+  private static List<Path> walk(Path start) throws IOException {
+    List<Path> found = new ArrayList<>();
+    Files.walkFileTree(start, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+        if (dir.equals(start)) {
+          return FileVisitResult.CONTINUE;
+        }
+        found.add(dir);
+        if (found.size() >= MAX_WALKED) {
+          return FileVisitResult.TERMINATE;
+        }
+        return SKIPPED_FOLDERS.contains(dir.getFileName().toString()) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        found.add(file);
+        return found.size() >= MAX_WALKED ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) {
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    found.sort(null);
+    return found;
+  }
+
+  /** "/" after a folder, "@" after a symbolic link. */
+  private static String marker(Path entry) {
+    if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+      return "/";
+    }
+    return Files.isSymbolicLink(entry) ? "@" : "";
   }
 
   private static int occurrences(String text, String part) {
