@@ -246,7 +246,7 @@ final class ChatClient {
         String location = response.headers().firstValue("location").orElse("somewhere else");
         throw failure(status, settings.endpointName() + " answered " + status + ", a redirect to " + location + "; set the base URL to where it points");
       }
-      throw failure(status, settings.endpointName() + " answered " + status + ": " + message + (attempt > 1 ? " (after " + attempt + " attempts)" : ""));
+      throw failure(status, settings.endpointName() + " answered " + status + ": " + message + (RetryPolicy.isRetryable(status) && attempt > 1 ? " (after " + attempt + " attempts)" : ""));
     }
   }
 
