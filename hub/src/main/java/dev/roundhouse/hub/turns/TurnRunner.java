@@ -238,6 +238,7 @@ public final class TurnRunner implements AutoCloseable {
       while (current != null) {
         loop.turnId = current.turn().id();
         String[] outcome = runOne(loop, current);
+        Thread.interrupted(); // a stop interrupts the driver, not the bookkeeping that follows
         current = finish(loop, current.turn().id(), outcome[0], outcome[1], true);
       }
     } catch (RuntimeException e) {
