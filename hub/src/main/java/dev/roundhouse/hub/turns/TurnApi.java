@@ -25,6 +25,12 @@ public final class TurnApi {
 
   public record TaskRef(@JsonProperty(required = true) long task) {}
 
+  public record TurnListQuery(
+      @JsonProperty(required = true) long task,
+      @JsonPropertyDescription("At most this many, newest first (default 20)") Integer limit) {}
+
+  public record TurnList(List<Turn> turns, List<QueuedMessage> queue) {}
+
   /** A turn and the messages waiting behind it. */
   public record TurnView(Turn turn, List<QueuedMessage> queue) {}
 

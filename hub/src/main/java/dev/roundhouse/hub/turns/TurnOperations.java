@@ -47,6 +47,13 @@ public final class TurnOperations {
             + " messages stay queued.",
         TurnApi.TaskRef.class, TurnApi.TurnView.class, DESTRUCTIVE, (actor, in) -> runner.stop(actor, in.task())));
     registry.register(Operation.of(
+        "turn_list", "A task's turns, newest first, and the messages queued behind them.",
+        TurnApi.TurnListQuery.class, TurnApi.TurnList.class, READ, (actor, in) -> store.read(r -> {
+          r.task(in.task()).orElseThrow(() -> new RoundhouseException.NotFound("no task " + in.task()));
+          int limit = in.limit() == null ? 20 : Math.max(1, Math.min(in.limit(), 500));
+          return new TurnApi.TurnList(r.runner().turns(in.task(), limit), r.runner().queue(in.task()));
+        })));
+    registry.register(Operation.of(
         "task_transcript",
         "Read a task's transcript (turn and decision events) for one generation, a page at a time.",
         TurnApi.TranscriptQuery.class, TurnApi.Transcript.class, READ, (actor, in) -> transcripts.read(in)));
