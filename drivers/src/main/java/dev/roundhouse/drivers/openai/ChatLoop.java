@@ -19,10 +19,12 @@ import java.util.UUID;
  *
  * <p>Events, in order: {@code SessionStarted}; per model step, {@code TextDelta}s, an {@code
  * AssistantMessage} when the step had text, {@code Usage} when the endpoint reported it, and for each tool
- * call a {@code ToolCall}, a {@code PermissionDenied} if the gate refused it, {@code ToolOutputDelta}s from a
- * command, and a {@code ToolResult}; finally a {@code Result}. An endpoint failure is an {@code Error} event
- * and then an {@link EndpointException} out of {@link #run()}, so the turn ends as failed. Every event's text
- * passes through {@link OpenAiSettings#redact} first.
+ * call a {@code ToolCall}, {@code ToolOutputDelta}s from a command, and a {@code ToolResult}; finally a
+ * {@code Result}. When the gate refuses a call, the gate itself emits the {@code PermissionDenied} (inside
+ * {@link TurnContext#requestPermission}) and the call's result is an error telling the model so. An endpoint
+ * failure is an {@link EndpointException} out of {@link #run()}: the runner ends the turn as failed and
+ * records the message as its {@code Error} event. Every event's text passes through {@link
+ * OpenAiSettings#redact} first.
  *
  * <p>Not thread-safe: one per turn, run on the turn's thread.
  */
@@ -80,7 +82,7 @@ final class ChatLoop {
       return client.complete(body, text -> emit(new TurnEvent.TextDelta(text)));
     } catch (EndpointException e) {
       checkStopped();
-      emit(new TurnEvent.Error(settings.redact(e.getMessage())));
+      // The runner records the exception's message as the turn's turn.error; emitting one here would double it.
       throw e;
     } catch (InterruptedException e) {
       checkStopped();
@@ -120,9 +122,6 @@ final class ChatLoop {
         outcome = ToolOutcome.error("the tool call has no name; the tools are: " + String.join(", ", tools.names()));
       } else {
         outcome = tools.call(call.id(), call.name(), arguments.parsed().get(), text -> emit(new TurnEvent.ToolOutputDelta(call.id(), text)));
-      }
-      if (outcome.deniedReason() != null) {
-        emit(new TurnEvent.PermissionDenied(call.id(), call.name(), outcome.deniedReason()));
       }
       String output = settings.redact(outcome.output());
       emit(new TurnEvent.ToolResult(call.id(), output, outcome.isError()));

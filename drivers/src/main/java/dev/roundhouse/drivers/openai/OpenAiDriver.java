@@ -8,7 +8,6 @@ import dev.roundhouse.hub.turns.AgentDriver;
 import dev.roundhouse.hub.turns.AuthStatus;
 import dev.roundhouse.hub.turns.DriverCapabilities;
 import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
 import dev.roundhouse.hub.turns.TurnRequest;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -125,18 +124,18 @@ public final class OpenAiDriver implements AgentDriver {
     OpenAiConfig config = config();
     OpenAiSettings settings = config.settingsFor(request.projectName());
     if (settings.problem().isPresent()) {
-      throw failed(context, "the OpenAI-compatible driver is not configured: " + settings.problem().get());
+      throw failed("the OpenAI-compatible driver is not configured: " + settings.problem().get());
     }
     String model = request.model() != null && !request.model().isBlank() ? request.model() : settings.model().orElse(null);
     if (model == null) {
-      throw failed(context, "no model is configured for project '" + request.projectName() + "': set " + OpenAiConfig.ENV_MODEL
+      throw failed("no model is configured for project '" + request.projectName() + "': set " + OpenAiConfig.ENV_MODEL
           + ", or \"model\" in " + config.file());
     }
     WorkspacePaths paths;
     try {
       paths = new WorkspacePaths(request.workingDirectory());
     } catch (UncheckedIOException e) {
-      throw failed(context, e.getMessage());
+      throw failed(e.getMessage());
     }
     HttpClient http = httpClient(settings, CONNECT_TIMEOUT);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -271,8 +270,8 @@ public final class OpenAiDriver implements AgentDriver {
         .build();
   }
 
-  private static RoundhouseException failed(TurnContext context, String message) {
-    context.emit(new TurnEvent.Error(message));
+  /** The runner records the message as the turn's {@code turn.error}. */
+  private static RoundhouseException failed(String message) {
     return new RoundhouseException("openai_not_configured", message);
   }
 

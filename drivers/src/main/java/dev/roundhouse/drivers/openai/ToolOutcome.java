@@ -5,21 +5,18 @@ package dev.roundhouse.drivers.openai;
  *
  * @param output the text for the model (a result, or what went wrong)
  * @param isError the call failed: bad arguments, a refused permission, a failing operation or command
- * @param deniedReason why the permission gate refused the call, or null when it did not
  */
-record ToolOutcome(String output, boolean isError, String deniedReason) {
+record ToolOutcome(String output, boolean isError) {
   static ToolOutcome ok(String output) {
-    return new ToolOutcome(output, false, null);
+    return new ToolOutcome(output, false);
   }
 
   static ToolOutcome error(String output) {
-    return new ToolOutcome(output, true, null);
+    return new ToolOutcome(output, true);
   }
 
+  /** The gate refused the call (the gate has already recorded a {@code PermissionDenied}). */
   static ToolOutcome denied(String tool, String reason) {
-    return new ToolOutcome(
-        "permission to use " + tool + " was denied: " + reason + ". Do not retry the same call; ask the user or take another way.",
-        true,
-        reason);
+    return error("permission to use " + tool + " was denied: " + reason + ". Do not retry the same call; ask the user or take another way.");
   }
 }

@@ -263,14 +263,14 @@ class OpenAiDriverTest {
   }
 
   @Test
-  void anEndpointErrorIsAnErrorEventAndFailsTheTurn() {
+  void anEndpointErrorFailsTheTurnWithTheProvidersMessage() {
     server.enqueue(status(401, "{\"error\":{\"message\":\"Invalid API key\"}}"));
 
     assertThatThrownBy(() -> run("hi"))
         .isInstanceOf(EndpointException.class)
         .hasMessage(endpoint() + " answered 401: Invalid API key");
-    assertThat(context.shape()).isEqualTo("turn.session turn.error");
-    assertThat(context.events(TurnEvent.Error.class)).containsExactly(new TurnEvent.Error(endpoint() + " answered 401: Invalid API key"));
+    // The runner records the exception's message as the turn's turn.error; the driver adds none.
+    assertThat(context.shape()).isEqualTo("turn.session");
     assertThat(server.requests()).hasSize(1);
   }
 
@@ -290,7 +290,7 @@ class OpenAiDriverTest {
 
     assertThatThrownBy(() -> run("hi")).isInstanceOf(EndpointException.class).hasMessageContaining("broke off after");
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.error");
+    assertThat(context.shape()).isEqualTo("turn.session");
     assertThat(context.events(TurnEvent.TextDelta.class)).containsExactly(new TurnEvent.TextDelta("Hel"));
     assertThat(server.requests()).hasSize(1);
   }
@@ -385,7 +385,7 @@ class OpenAiDriverTest {
     assertThatThrownBy(() -> run("hi"))
         .isInstanceOf(RoundhouseException.class)
         .hasMessageStartingWith("the OpenAI-compatible driver is not configured: no endpoint is configured");
-    assertThat(context.shape()).isEqualTo("turn.error");
+    assertThat(context.events()).isEmpty();
     assertThat(server.requests()).isEmpty();
   }
 

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 
 /**
  * A hand-written fake of the runner's {@link TurnContext}: records every event, answers permission requests
- * from a scripted queue (a request with nothing scripted is denied, as the real gate denies a non-answer),
+ * from a scripted queue (a request with nothing scripted is denied, as the real gate denies a non-answer;
+ * a denial is recorded as a {@code PermissionDenied}, as the real gate does),
  * records stop actions and runs them on {@link #stop()}, and serves hub tools from handlers the test gives.
  *
  * <p>Thread-safe.
@@ -122,7 +123,14 @@ final class RecordingTurnContext implements TurnContext {
       return PermissionVerdict.deny("denied: the turn was stopped");
     }
     PermissionVerdict verdict = verdicts.poll();
-    return verdict == null ? PermissionVerdict.deny("denied: no answer") : verdict;
+    if (verdict == null) {
+      verdict = PermissionVerdict.deny("denied: no answer");
+    }
+    if (!verdict.allowed()) {
+      // As the runner's gate does: a refusal is recorded by the gate, not by the driver.
+      emit(new TurnEvent.PermissionDenied(request.callId(), request.tool(), verdict.reason()));
+    }
+    return verdict;
   }
 
   @Override

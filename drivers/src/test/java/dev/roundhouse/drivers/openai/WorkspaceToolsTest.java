@@ -109,7 +109,6 @@ class WorkspaceToolsTest {
     ToolOutcome outcome = call("write_file", "{\"path\":\"README.md\",\"content\":\"gone\"}");
 
     assertThat(outcome.isError()).isTrue();
-    assertThat(outcome.deniedReason()).isEqualTo("denied by the user");
     assertThat(outcome.output()).startsWith("permission to use write_file was denied: denied by the user.");
     assertThat(Files.readString(root.resolve("README.md"))).startsWith("# Demo");
     assertThat(context.permissionRequests().get(0).description()).isEqualTo("Overwrite README.md (1 lines)");
@@ -170,7 +169,7 @@ class WorkspaceToolsTest {
 
     assertThat(call("run_command", "{\"command\":\"exit 2\"}")).isEqualTo(ToolOutcome.error("(no output)\n[exit code 2]"));
     ToolOutcome denied = call("run_command", "{\"command\":\"rm -rf build\"}");
-    assertThat(denied.deniedReason()).isEqualTo("denied: no answer");
+    assertThat(denied).isEqualTo(ToolOutcome.denied("run_command", "denied: no answer"));
     assertThat(context.permissionRequests().get(1).command()).isEqualTo("rm -rf build");
   }
 
