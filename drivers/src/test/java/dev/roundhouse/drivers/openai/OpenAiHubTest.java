@@ -11,6 +11,7 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.Waits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,6 +136,21 @@ class OpenAiHubTest {
     JsonNode error = http.op("task_transcript", map("task", task)).get("entries").findParents("message").get(0);
     assertThat(error.get("message").asText()).endsWith("answered 401: Incorrect API key provided: [redacted]");
     assertKeyIsNotInTheHome();
+  }
+
+  @Test
+  void turnStopEndsAStalledStreamPromptly() {
+    server.enqueue(server.stall("data: " + FakeModelServer.textChunk("Hel") + "\n\n"));
+    http.op("turn_start", map("task", task, "message", "hi", "driver", "openai"));
+    Waits.until("the model request", Duration.ofSeconds(10), () -> server.requests().size() == 1);
+
+    long started = System.nanoTime();
+    JsonNode stopped = http.op("turn_stop", map("task", task));
+
+    assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
+    // The runner waits up to 10 s for a driver to wind down; this one does at once.
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    assertThat(transcriptTypes()).doesNotContain("turn.error");
   }
 
   /** Neither the database (with its WAL) nor any other file in the hub's home holds the key. */
