@@ -10,7 +10,6 @@ import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -18,19 +17,13 @@ import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,8 +44,6 @@ final class ChatClient {
   private static final Logger LOG = LoggerFactory.getLogger(ChatClient.class);
   private static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
   private static final int MAX_SSE_LINE_BYTES = 8 * 1024 * 1024;
-  private static final Pattern SECONDS = Pattern.compile("\\d+(\\.\\d+)?");
-  private static final Pattern HTML_TITLE = Pattern.compile("<title>(.*?)</title>", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private final HttpClient http;
   private final OpenAiSettings settings;
@@ -231,10 +222,10 @@ final class ChatClient {
       if (status >= 200 && status <= 299) {
         return response;
       }
-      String message = errorMessage(readCapped(response.body()), status);
+      String message = settings.redact(ProviderMessages.fromBody(readCapped(response.body()), status));
       if (RetryPolicy.isRetryable(status) && attempt < retry.maxAttempts()) {
         int retryNumber = attempt;
-        Duration wait = retryAfter(response.headers()).map(retry::cap).orElseGet(() -> retry.backoff(retryNumber, random));
+        Duration wait = RetryPolicy.retryAfter(response.headers(), clock).map(retry::cap).orElseGet(() -> retry.backoff(retryNumber, random));
         LOG.info("{} answered {}; retrying in {} ms (attempt {} of {})", settings.endpointName(), status, wait.toMillis(), attempt + 1, retry.maxAttempts());
         sleeper.sleep(wait);
         if (aborted) {
@@ -343,91 +334,8 @@ final class ChatClient {
     JsonNode error = node.get("error");
     if (error != null && !error.isNull()) {
       int status = error.path("code").canConvertToInt() ? error.path("code").asInt() : 0;
-      throw failure(status, settings.endpointName() + " reported an error: " + messageOf(node).orElse(error.toString()));
+      throw failure(status, settings.endpointName() + " reported an error: " + ProviderMessages.fromJson(node).orElse(error.toString()));
     }
-  }
-
-  private Optional<Duration> retryAfter(HttpHeaders headers) {
-    Optional<String> millis = headers.firstValue("retry-after-ms");
-    if (millis.isPresent() && SECONDS.matcher(millis.get().strip()).matches()) {
-      return Optional.of(Duration.ofMillis(Math.round(Double.parseDouble(millis.get().strip()))));
-    }
-    Optional<String> value = headers.firstValue("retry-after").map(String::strip);
-    if (value.isEmpty()) {
-      return Optional.empty();
-    }
-    if (SECONDS.matcher(value.get()).matches()) {
-      return Optional.of(Duration.ofMillis(Math.round(Double.parseDouble(value.get()) * 1000)));
-    }
-    try {
-      ZonedDateTime when = ZonedDateTime.parse(value.get(), DateTimeFormatter.RFC_1123_DATE_TIME);
-      return Optional.of(Duration.between(clock.instant(), when.toInstant()));
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
-  }
-
-  /** What the provider said, from {@code {"error":{"message":..}}} and its cousins, or the plain text. */
-  String errorMessage(String body, int status) {
-    String text = body.strip();
-    if (text.isEmpty()) {
-      return reasonPhrase(status);
-    }
-    if (text.startsWith("{")) {
-      try {
-        Optional<String> message = messageOf(Json.mapper().readTree(text));
-        if (message.isPresent()) {
-          return settings.redact(message.get());
-        }
-      } catch (JsonProcessingException e) {
-        // Not JSON after all: quote it as text.
-      }
-    }
-    if (text.startsWith("<")) {
-      Matcher title = HTML_TITLE.matcher(text);
-      return "an HTML page" + (title.find() ? " ('" + SseLines.shorten(title.group(1)) + "')" : "");
-    }
-    String firstLine = text.lines().findFirst().orElse(text);
-    return settings.redact(firstLine.length() <= 300 ? firstLine : firstLine.substring(0, 297) + "...");
-  }
-
-  private static Optional<String> messageOf(JsonNode node) {
-    JsonNode error = node.get("error");
-    if (error != null && error.isObject()) {
-      String message = error.path("message").asText("");
-      String raw = error.path("metadata").path("raw").asText("");
-      if (!message.isBlank()) {
-        return Optional.of(raw.isBlank() || message.contains(raw) ? message : message + ": " + SseLines.shorten(raw));
-      }
-    }
-    if (error != null && error.isTextual() && !error.asText().isBlank()) {
-      return Optional.of(error.asText());
-    }
-    for (String field : new String[] {"message", "detail"}) {
-      JsonNode value = node.get(field);
-      if (value != null && value.isTextual() && !value.asText().isBlank()) {
-        return Optional.of(value.asText());
-      }
-      if (value != null && (value.isArray() || value.isObject())) {
-        return Optional.of(SseLines.shorten(value.toString()));
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static String reasonPhrase(int status) {
-    return switch (status) {
-      case 400 -> "Bad Request";
-      case 401 -> "Unauthorized";
-      case 403 -> "Forbidden";
-      case 404 -> "Not Found";
-      case 429 -> "Too Many Requests";
-      case 500 -> "Internal Server Error";
-      case 502 -> "Bad Gateway";
-      case 503 -> "Service Unavailable";
-      case 504 -> "Gateway Timeout";
-      default -> "no message";
-    };
   }
 
   /** Statuses with which a server refuses an option it does not support. */

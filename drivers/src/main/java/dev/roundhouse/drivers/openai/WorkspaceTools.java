@@ -1,8 +1,14 @@
 package dev.roundhouse.drivers.openai;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import static dev.roundhouse.drivers.openai.ToolInput.optionalBoolean;
+import static dev.roundhouse.drivers.openai.ToolInput.optionalInt;
+import static dev.roundhouse.drivers.openai.ToolInput.optionalText;
+import static dev.roundhouse.drivers.openai.ToolInput.requiredString;
+import static dev.roundhouse.drivers.openai.ToolInput.requiredText;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.drivers.openai.ToolInput.ArgumentException;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.turns.PermissionRequest;
 import dev.roundhouse.hub.turns.PermissionVerdict;
@@ -79,29 +85,29 @@ final class WorkspaceTools {
   /** The tools as OpenAI function definitions. */
   ArrayNode definitions() {
     ArrayNode tools = Json.mapper().createArrayNode();
-    tools.add(function(READ_FILE, "Read a text file in the working directory. Returns its lines as they are (no line numbers).",
-        schema().required("path", "string", "File path, relative to the working directory")
+    tools.add(ToolSchema.function(READ_FILE, "Read a text file in the working directory. Returns its lines as they are (no line numbers).",
+        ToolSchema.object().required("path", "string", "File path, relative to the working directory")
             .optional("offset", "integer", "First line to return, counting from 1 (default 1)")
             .optional("limit", "integer", "How many lines to return (default " + DEFAULT_READ_LINES + ")")));
-    tools.add(function(LIST_FILES, "List the files and folders in a folder of the working directory. Folders end in '/'.",
-        schema().optional("path", "string", "Folder, relative to the working directory (default '.')")
+    tools.add(ToolSchema.function(LIST_FILES, "List the files and folders in a folder of the working directory. Folders end in '/'.",
+        ToolSchema.object().optional("path", "string", "Folder, relative to the working directory (default '.')")
             .optional("recursive", "boolean", "Also list everything below, skipping .git and node_modules (default false)")));
-    tools.add(function(SEARCH, "Search the text of the files under a folder. Returns 'path:line: text' for each matching line.",
-        schema().required("pattern", "string", "Text to look for (a regular expression when regex is true)")
+    tools.add(ToolSchema.function(SEARCH, "Search the text of the files under a folder. Returns 'path:line: text' for each matching line.",
+        ToolSchema.object().required("pattern", "string", "Text to look for (a regular expression when regex is true)")
             .optional("path", "string", "Folder or file to search (default '.')")
             .optional("regex", "boolean", "Treat pattern as a Java regular expression (default false)")
             .optional("ignore_case", "boolean", "Ignore upper and lower case (default false)")
             .optional("max_results", "integer", "Most matching lines to return (default " + DEFAULT_MATCHES + ", at most " + MAX_MATCHES + ")")));
-    tools.add(function(WRITE_FILE, "Create a file, or replace all of its content. Creates missing folders. May need the user's approval.",
-        schema().required("path", "string", "File path, relative to the working directory")
+    tools.add(ToolSchema.function(WRITE_FILE, "Create a file, or replace all of its content. Creates missing folders. May need the user's approval.",
+        ToolSchema.object().required("path", "string", "File path, relative to the working directory")
             .required("content", "string", "The whole new content of the file")));
-    tools.add(function(EDIT_FILE, "Replace an exact piece of text in a file. old_string must match the file exactly, whitespace included, and appear once unless replace_all is true. May need the user's approval.",
-        schema().required("path", "string", "File path, relative to the working directory")
+    tools.add(ToolSchema.function(EDIT_FILE, "Replace an exact piece of text in a file. old_string must match the file exactly, whitespace included, and appear once unless replace_all is true. May need the user's approval.",
+        ToolSchema.object().required("path", "string", "File path, relative to the working directory")
             .required("old_string", "string", "The exact text to replace")
             .required("new_string", "string", "The text to put in its place")
             .optional("replace_all", "boolean", "Replace every occurrence (default false)")));
-    tools.add(function(RUN_COMMAND, "Run a shell command with bash in the working directory and return its output (stdout and stderr) and exit code. stdin is empty; background processes are ended when the command returns. May need the user's approval.",
-        schema().required("command", "string", "The command line, as for bash -c")
+    tools.add(ToolSchema.function(RUN_COMMAND, "Run a shell command with bash in the working directory and return its output (stdout and stderr) and exit code. stdin is empty; background processes are ended when the command returns. May need the user's approval.",
+        ToolSchema.object().required("command", "string", "The command line, as for bash -c")
             .optional("timeout_seconds", "integer", "Stop the command after this many seconds (default and most: " + maxCommandTime.toSeconds() + ")")));
     return tools;
   }
@@ -426,117 +432,4 @@ final class WorkspaceTools {
     }
   }
 
-  // Arguments
-
-  /** An argument is missing or of the wrong type; the message names it. */
-  static final class ArgumentException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    ArgumentException(String message) {
-      super(message);
-    }
-  }
-
-  private static String requiredText(ObjectNode arguments, String name) throws ArgumentException {
-    String value = requiredString(arguments, name);
-    if (value.isBlank()) {
-      throw new ArgumentException("'" + name + "' is empty");
-    }
-    return value;
-  }
-
-  private static String requiredString(ObjectNode arguments, String name) throws ArgumentException {
-    JsonNode value = arguments.get(name);
-    if (value == null || value.isNull()) {
-      throw new ArgumentException("the argument '" + name + "' is missing");
-    }
-    if (!value.isTextual()) {
-      throw new ArgumentException("'" + name + "' must be a string, not " + value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
-    }
-    return value.asText();
-  }
-
-  private static String optionalText(ObjectNode arguments, String name, String fallback) throws ArgumentException {
-    JsonNode value = arguments.get(name);
-    if (value == null || value.isNull() || value.isTextual() && value.asText().isBlank()) {
-      return fallback;
-    }
-    if (!value.isTextual()) {
-      throw new ArgumentException("'" + name + "' must be a string");
-    }
-    return value.asText();
-  }
-
-  private static int optionalInt(ObjectNode arguments, String name, int fallback, int min, int max) throws ArgumentException {
-    JsonNode value = arguments.get(name);
-    if (value == null || value.isNull()) {
-      return fallback;
-    }
-    long number;
-    if (value.isIntegralNumber() || value.isNumber() && value.asDouble() == Math.rint(value.asDouble())) {
-      number = value.asLong();
-    } else if (value.isTextual() && value.asText().strip().matches("-?\\d{1,18}")) {
-      number = Long.parseLong(value.asText().strip());
-    } else {
-      throw new ArgumentException("'" + name + "' must be a whole number, not " + value);
-    }
-    if (number < min || number > max) {
-      throw new ArgumentException("'" + name + "' must be at least " + min + (max == Integer.MAX_VALUE ? "" : " and at most " + max) + ", not " + number);
-    }
-    return (int) number;
-  }
-
-  private static boolean optionalBoolean(ObjectNode arguments, String name, boolean fallback) throws ArgumentException {
-    JsonNode value = arguments.get(name);
-    if (value == null || value.isNull()) {
-      return fallback;
-    }
-    if (value.isBoolean()) {
-      return value.asBoolean();
-    }
-    if (value.isTextual() && (value.asText().equalsIgnoreCase("true") || value.asText().equalsIgnoreCase("false"))) {
-      return Boolean.parseBoolean(value.asText());
-    }
-    throw new ArgumentException("'" + name + "' must be true or false, not " + value);
-  }
-
-  // Schemas
-
-  private static SchemaBuilder schema() {
-    return new SchemaBuilder();
-  }
-
-  private static ObjectNode function(String name, String description, SchemaBuilder parameters) {
-    ObjectNode tool = Json.mapper().createObjectNode();
-    tool.put("type", "function");
-    ObjectNode function = tool.putObject("function");
-    function.put("name", name);
-    function.put("description", description);
-    function.set("parameters", parameters.node);
-    return tool;
-  }
-
-  /** A small JSON-schema builder for flat objects. Not thread-safe. */
-  private static final class SchemaBuilder {
-    final ObjectNode node = Json.mapper().createObjectNode();
-    private final ObjectNode properties;
-    private final ArrayNode required;
-
-    SchemaBuilder() {
-      node.put("type", "object");
-      properties = node.putObject("properties");
-      required = node.putArray("required");
-      node.put("additionalProperties", false);
-    }
-
-    SchemaBuilder required(String name, String type, String description) {
-      required.add(name);
-      return optional(name, type, description);
-    }
-
-    SchemaBuilder optional(String name, String type, String description) {
-      properties.putObject(name).put("type", type).put("description", description);
-      return this;
-    }
-  }
 }
