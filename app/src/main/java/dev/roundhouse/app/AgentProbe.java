@@ -99,9 +99,21 @@ final class AgentProbe {
     }
   }
 
+  /** Kills the probe and its descendants and waits (briefly) until they are gone, so none is left behind. */
   private static void kill(Process process) {
-    process.descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
+    java.util.List<ProcessHandle> tree = new java.util.ArrayList<>(process.descendants().toList());
+    tree.add(process.toHandle());
+    tree.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle handle : tree) {
+      try {
+        handle.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        // gone or stuck: nothing more to do here
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private static String describe(Duration timeout) {
