@@ -29,6 +29,12 @@ public interface Hub extends AutoCloseable {
   /** The agent drivers this hub runs turns with. */
   dev.roundhouse.hub.turns.DriverRegistry drivers();
 
+  /** The turn runner (for in-process callers and tests; faces use the operations). */
+  dev.roundhouse.hub.turns.TurnRunner runner();
+
+  /** Transcripts by generation. */
+  dev.roundhouse.hub.turns.Transcripts transcripts();
+
   /** The local API token. */
   String token();
 

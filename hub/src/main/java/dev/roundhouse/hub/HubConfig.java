@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param streamBuffer how many events a slow event-stream viewer may fall behind before it is
  *     disconnected ({@code ROUNDHOUSE_STREAM_BUFFER}, 4096)
  * @param maxBatch the most writes group-committed in one transaction (256; 1 disables group commit)
+ * @param runner the turn runner's timings (idle, linger, decision timeouts)
  * @param clock the clock every timestamp comes from
  */
 public record HubConfig(
@@ -32,6 +33,7 @@ public record HubConfig(
     int maxBodyBytes,
     int streamBuffer,
     int maxBatch,
+    dev.roundhouse.hub.turns.RunnerSettings runner,
     Clock clock) {
 
   public static final int DEFAULT_PORT = 7420;
@@ -66,13 +68,15 @@ public record HubConfig(
         intSetting(env, "ROUNDHOUSE_MAX_BODY_BYTES", 1 << 20),
         intSetting(env, "ROUNDHOUSE_STREAM_BUFFER", 4096),
         256,
+        dev.roundhouse.hub.turns.RunnerSettings.fromEnvironment(env),
         Clock.systemUTC());
   }
 
   /** A config for a hub in {@code home} on a free loopback port; for tests and tools. */
   public static HubConfig forHome(Path home) {
     return new HubConfig(
-        home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256, Clock.systemUTC());
+        home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
+        dev.roundhouse.hub.turns.RunnerSettings.DEFAULTS, Clock.systemUTC());
   }
 
   public Path database() {
@@ -88,31 +92,35 @@ public record HubConfig(
   }
 
   public HubConfig withPort(int newPort) {
-    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, clock);
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
   }
 
   public HubConfig withBind(String address, boolean remote) {
-    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, clock);
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
   }
 
   public HubConfig withMaxBodyBytes(int bytes) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, clock);
   }
 
   public HubConfig withStreamBuffer(int events) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, clock);
   }
 
   public HubConfig withAllowedOrigins(List<String> origins) {
-    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, clock);
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
   }
 
   public HubConfig withMaxBatch(int batch) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, clock);
+  }
+
+  public HubConfig withRunner(dev.roundhouse.hub.turns.RunnerSettings settings) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, clock);
   }
 
   public HubConfig withClock(Clock newClock) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, newClock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, newClock);
   }
 
   private static int intSetting(Map<String, String> env, String name, int fallback) {

@@ -6,7 +6,11 @@ import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.turns.DriverRegistry;
+import dev.roundhouse.hub.turns.Transcripts;
+import dev.roundhouse.hub.turns.TurnOperations;
+import dev.roundhouse.hub.turns.TurnRunner;
 import java.security.SecureRandom;
 import java.util.List;
 
@@ -20,6 +24,8 @@ final class RealHub implements Hub {
   private final OperationRegistry operations;
   private final String token;
   private final DriverRegistry drivers;
+  private final TurnRunner runner;
+  private final Transcripts transcripts;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
@@ -31,6 +37,10 @@ final class RealHub implements Hub {
     this.board = new Board(store);
     this.operations = OperationRegistry.create();
     BoardOperations.register(operations, board);
+    Decisions decisions = new Decisions(store);
+    this.transcripts = new Transcripts(store, drivers);
+    this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
+    TurnOperations.register(operations, runner, transcripts, decisions, drivers, store);
   }
 
   static RealHub open(HubConfig config, List<? extends AgentDriver> driverList) {
@@ -74,6 +84,16 @@ final class RealHub implements Hub {
   }
 
   @Override
+  public TurnRunner runner() {
+    return runner;
+  }
+
+  @Override
+  public Transcripts transcripts() {
+    return transcripts;
+  }
+
+  @Override
   public String token() {
     return token;
   }
@@ -86,6 +106,7 @@ final class RealHub implements Hub {
   @Override
   public void close() {
     try {
+      runner.close();
       store.close();
     } finally {
       lock.close();

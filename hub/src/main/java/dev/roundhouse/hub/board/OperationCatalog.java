@@ -14,6 +14,7 @@ public final class OperationCatalog {
   public static List<OperationDescriptor> describe() {
     OperationRegistry registry = OperationRegistry.create();
     BoardOperations.register(registry, new Board(null));
+    dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null);
     return registry.list();
   }
 }

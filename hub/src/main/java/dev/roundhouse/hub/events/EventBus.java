@@ -38,13 +38,33 @@ public final class EventBus implements EventSink {
    * @param buffer how many live events may wait for the reader before it is disconnected
    */
   public EventStream open(long after, int buffer) {
+    return open(after, buffer, null);
+  }
+
+  /**
+   * As {@link #open(long, int)}, limited to one task's events when {@code task} is not null (its durable
+   * events and its transient ones, such as text deltas).
+   */
+  public EventStream open(long after, int buffer, Long task) {
     EventLog source = log;
     if (source == null) {
       throw new IllegalStateException("no event log attached");
     }
-    LiveSubscription subscription = new LiveSubscription(buffer, this);
+    LiveSubscription subscription = new LiveSubscription(buffer, this, task);
     live.add(subscription);
-    return new ReplayThenLiveStream(source, after, subscription);
+    return new ReplayThenLiveStream(source, after, subscription, task);
+  }
+
+  /**
+   * Publishes an event that is not stored (a text delta): live readers get it in order with the durable
+   * events around it; a reader that reconnects does not, and the durable event that follows sums it up.
+   * Its {@code seq} is 0. Never blocks.
+   */
+  public void publishTransient(Event event) {
+    if (event.seq() != 0) {
+      throw new IllegalArgumentException("a transient event has seq 0");
+    }
+    published(List.of(event), System.nanoTime());
   }
 
   void remove(LiveSubscription subscription) {

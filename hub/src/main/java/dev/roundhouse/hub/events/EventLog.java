@@ -7,6 +7,9 @@ public interface EventLog {
   /** Up to {@code limit} events with a sequence number above {@code after}, oldest first. */
   List<Event> eventsAfter(long after, int limit);
 
+  /** Up to {@code limit} events of one task with a sequence number above {@code after}, oldest first. */
+  List<Event> taskEventsAfter(long task, long after, int limit);
+
   /** The sequence number of the newest durable event, or 0 when there is none. */
   long lastSeq();
 }

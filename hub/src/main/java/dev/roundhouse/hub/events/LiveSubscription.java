@@ -15,14 +15,16 @@ final class LiveSubscription {
 
   private final ArrayBlockingQueue<Delivery> queue;
   private final EventBus bus;
+  private final Long task;
   private volatile String closedReason;
 
-  LiveSubscription(int capacity, EventBus bus) {
+  LiveSubscription(int capacity, EventBus bus, Long task) {
     if (capacity < 1) {
       throw new IllegalArgumentException("buffer must hold at least one event");
     }
     this.queue = new ArrayBlockingQueue<>(capacity + 1);
     this.bus = bus;
+    this.task = task;
   }
 
   /** Returns false when this subscription is closed (now or before) and should be dropped. */
@@ -31,6 +33,9 @@ final class LiveSubscription {
       return false;
     }
     for (Event event : events) {
+      if (task != null && !task.equals(event.taskId())) {
+        continue;
+      }
       if (queue.remainingCapacity() <= 1) {
         close(
             "fell more than "

@@ -16,15 +16,17 @@ final class ReplayThenLiveStream implements EventStream {
 
   private final EventLog log;
   private final LiveSubscription live;
+  private final Long task;
   private final ArrayDeque<Event> page = new ArrayDeque<>();
   private long position;
   private boolean replaying = true;
   private long committedAtNanos;
   private volatile boolean closed;
 
-  ReplayThenLiveStream(EventLog log, long after, LiveSubscription live) {
+  ReplayThenLiveStream(EventLog log, long after, LiveSubscription live, Long task) {
     this.log = log;
     this.live = live;
+    this.task = task;
     this.position = after;
   }
 
@@ -35,7 +37,7 @@ final class ReplayThenLiveStream implements EventStream {
     }
     while (replaying) {
       if (page.isEmpty()) {
-        page.addAll(log.eventsAfter(position, PAGE));
+        page.addAll(task == null ? log.eventsAfter(position, PAGE) : log.taskEventsAfter(task, position, PAGE));
         if (page.isEmpty()) {
           replaying = false;
           break;
@@ -59,6 +61,11 @@ final class ReplayThenLiveStream implements EventStream {
           return Optional.empty();
         }
         continue;
+      }
+      if (delivery.event().seq() == 0) {
+        // Transient (not stored): passed on live, never replayed; the position does not move.
+        committedAtNanos = delivery.committedAtNanos();
+        return Optional.of(delivery.event());
       }
       if (delivery.event().seq() <= position) {
         continue;

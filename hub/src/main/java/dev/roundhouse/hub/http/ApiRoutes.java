@@ -24,9 +24,11 @@ import java.util.Map;
 final class ApiRoutes {
   private final Hub hub;
   private final int maxBodyBytes;
+  private final EventStreamHandler events;
 
-  ApiRoutes(Hub hub) {
+  ApiRoutes(Hub hub, EventStreamHandler events) {
     this.hub = hub;
+    this.events = events;
     this.maxBodyBytes = hub.config().maxBodyBytes();
   }
 
@@ -69,6 +71,14 @@ final class ApiRoutes {
           return false;
         }
       }
+      case "decisions" -> {
+        requireMethod(exchange, "GET");
+        send(exchange, hub.operations().invoke("decision_list", actor, null));
+      }
+      case "drivers" -> {
+        requireMethod(exchange, "GET");
+        send(exchange, hub.operations().invoke("driver_list", actor, null));
+      }
       case "projects" -> {
         requireMethod(exchange, "GET");
         if (parts.length == 3) {
@@ -87,6 +97,23 @@ final class ApiRoutes {
           send(exchange, hub.operations().invoke("task_list", actor, taskQuery(exchange)));
         } else if (parts.length == 4) {
           send(exchange, invoke("task_get", actor, Map.of("task", id(parts[3], "task"))));
+        } else if (parts.length == 5 && parts[4].equals("stream")) {
+          long task = id(parts[3], "task");
+          invoke("task_get", actor, Map.of("task", task)); // 404 for an unknown task, before streaming
+          events.handle(exchange, task, hub.transcripts().generationStart(task));
+        } else if (parts.length == 5 && parts[4].equals("transcript")) {
+          ObjectNode query = Json.mapper().createObjectNode();
+          query.put("task", id(parts[3], "task"));
+          Map<String, Deque<String>> params = exchange.getQueryParameters();
+          for (String key : new String[] {"generation", "limit"}) {
+            if (params.containsKey(key)) {
+              query.put(key, (int) id(params.get(key).getFirst(), key));
+            }
+          }
+          if (params.containsKey("after")) {
+            query.put("after", id(params.get("after").getFirst(), "after"));
+          }
+          send(exchange, hub.operations().invoke("task_transcript", actor, query));
         } else {
           return false;
         }

@@ -31,14 +31,18 @@ final class EventStreamHandler {
     this.keepAlive = keepAlive;
   }
 
-  void handle(HttpServerExchange exchange) throws IOException {
+  /**
+   * Streams all events ({@code task} null) or one task's, starting after the client's position, or
+   * {@code defaultAfter} when it gives none (-1: live only).
+   */
+  void handle(HttpServerExchange exchange, Long task, long defaultAfter) throws IOException {
     if (!exchange.getRequestMethod().toString().equals("GET")) {
       exchange.getResponseHeaders().put(Headers.ALLOW, "GET");
       throw new RoundhouseException("method_not_allowed", "use GET on /api/events");
     }
-    long after = startingPoint(exchange);
+    long after = startingPoint(exchange, defaultAfter);
     boolean follow = !"false".equals(query(exchange, "follow"));
-    try (EventStream stream = hub.events().open(after, hub.config().streamBuffer())) {
+    try (EventStream stream = hub.events().open(after, hub.config().streamBuffer(), task)) {
       exchange.setStatusCode(200);
       exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream; charset=utf-8");
       exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
@@ -63,7 +67,9 @@ final class EventStreamHandler {
           continue;
         }
         Event event = next.get();
-        write(out, "id: " + event.seq() + "\nevent: " + event.type() + "\ndata: " + Json.write(event) + "\n\n");
+        // Transient events (text deltas, seq 0) carry no id, so a reconnect resumes after the last stored one.
+        String id = event.seq() == 0 ? "" : "id: " + event.seq() + "\n";
+        write(out, id + "event: " + event.type() + "\ndata: " + Json.write(event) + "\n\n");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -73,12 +79,12 @@ final class EventStreamHandler {
     exchange.endExchange();
   }
 
-  private long startingPoint(HttpServerExchange exchange) {
+  private long startingPoint(HttpServerExchange exchange, long defaultAfter) {
     String lastId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
     String after = query(exchange, "after");
     String chosen = lastId != null && !lastId.isBlank() ? lastId : after;
     if (chosen == null) {
-      return hub.events().lastSeqOrZero();
+      return defaultAfter >= 0 ? defaultAfter : hub.events().lastSeqOrZero();
     }
     try {
       long value = Long.parseLong(chosen.strip());

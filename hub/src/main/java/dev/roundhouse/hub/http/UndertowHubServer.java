@@ -36,8 +36,8 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   private UndertowHubServer(Hub hub, Duration keepAlive) {
     this.hub = hub;
     this.guard = new Guard(hub.token(), hub.config());
-    this.routes = new ApiRoutes(hub);
     this.events = new EventStreamHandler(hub, keepAlive);
+    this.routes = new ApiRoutes(hub, events);
   }
 
   static UndertowHubServer start(Hub hub, Duration keepAlive) {
@@ -105,7 +105,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       boolean health = path.equals("/api/health");
       guard.check(exchange, !health);
       if (path.equals("/api/events")) {
-        events.handle(exchange);
+        events.handle(exchange, null, -1);
       } else if (!routes.handle(exchange)) {
         HttpErrors.send(exchange, 404, "unknown_route", "no route " + exchange.getRequestMethod() + " " + path + "; see docs/http.md");
       }

@@ -65,11 +65,17 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     Job<T> job = new Job<>(work);
     queue.add(job);
+    // Once queued, the write will happen: wait for its outcome even if interrupted (writes are short), so
+    // the caller never mistakes a committed write for a failed one; the interrupt is kept for later.
+    boolean interrupted = false;
     try {
-      return job.result.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RoundhouseException("interrupted", "interrupted while waiting for a write", e);
+      while (true) {
+        try {
+          return job.result.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException runtime) {
         throw runtime;
@@ -78,6 +84,10 @@ final class GroupCommitWriter implements AutoCloseable {
         throw error;
       }
       throw new RoundhouseException("store_error", "write failed: " + e.getCause(), e.getCause());
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

@@ -16,7 +16,8 @@ import org.jdbi.v3.core.Handle;
  * <p>Add a migration by appending a script; never edit one that has shipped.
  */
 final class Migrations {
-  static final List<String> SCRIPTS = List.of("V1__core.sql", "V2__tags_and_edits.sql");
+  static final List<String> SCRIPTS =
+      List.of("V1__core.sql", "V2__tags_and_edits.sql", "V3__turns_and_decisions.sql");
 
   private Migrations() {}
 

@@ -154,6 +154,11 @@ class SqliteReader implements StoreReader {
         .list();
   }
 
+  @Override
+  public RunnerReads runner() {
+    return new SqliteRunnerReads(handle);
+  }
+
   List<Event> eventsAfter(long after, int limit) {
     return handle
         .createQuery("SELECT * FROM events WHERE seq > :after ORDER BY seq LIMIT :limit")
@@ -263,7 +268,7 @@ class SqliteReader implements StoreReader {
         revertedBy == null ? null : Actor.parse(revertedBy));
   }
 
-  private static Event event(ResultSet rs) throws SQLException {
+  static Event event(ResultSet rs) throws SQLException {
     return new Event(
         rs.getLong("seq"),
         rs.getString("type"),

@@ -105,6 +105,11 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public List<Event> taskEventsAfter(long task, long after, int limit) {
+    return read(reader -> reader.runner().taskEvents(task, after, Long.MAX_VALUE, limit, false));
+  }
+
+  @Override
   public long lastSeq() {
     return read(reader -> ((SqliteReader) reader).lastSeq());
   }

@@ -27,6 +27,11 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   }
 
   @Override
+  public RunnerWrites runner() {
+    return new SqliteRunnerWrites(handle);
+  }
+
+  @Override
   public Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }

@@ -32,4 +32,7 @@ public interface StoreReader {
 
   /** Edits of {@code task}, newest first. */
   List<TaskEdit> edits(long task, int limit);
+
+  /** Turns, the message queue, decisions and rules. */
+  RunnerReads runner();
 }

@@ -38,4 +38,8 @@ public interface StoreWriter extends StoreReader {
 
   /** Appends an event; it is published after this write's transaction commits. */
   Event append(EventDraft draft);
+
+  /** Changes to turns, the message queue, decisions and rules. */
+  @Override
+  RunnerWrites runner();
 }

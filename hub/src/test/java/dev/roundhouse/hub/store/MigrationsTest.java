@@ -25,7 +25,7 @@ class MigrationsTest {
   @Test
   void emptyDatabaseMigratesToLatest() {
     try (Store store = Store.sqlite(dir.resolve("a.db"), Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(2);
+      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(3);
       assertThat(store.read(StoreReader::projects)).isEmpty();
     }
   }
@@ -43,15 +43,26 @@ class MigrationsTest {
       handle.execute("INSERT INTO task_tags (task_id, tag) VALUES (7, 'ui')");
       handle.execute("INSERT INTO events (type, at, actor, data) VALUES ('task.created', 5, 'user', '{}')");
     }
+    try (Handle handle = open(file)) {
+      assertThat(Migrations.migrate(handle, 2)).isEqualTo(2);
+      // V2 back-filled the tags table from the tags in use.
+      assertThat(handle.createQuery("SELECT name FROM tags").mapTo(String.class).list()).containsExactly("ui");
+      handle.execute("UPDATE tags SET color = '#112233' WHERE name = 'ui'");
+    }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(2);
+      assertThat(store.schemaVersion()).isEqualTo(3);
       var task = store.read(r -> r.task(7)).orElseThrow();
       assertThat(task.title()).isEqualTo("Old task");
       assertThat(task.status()).isEqualTo(TaskStatus.TODO);
       assertThat(task.tags()).containsExactly("ui");
       // V2 back-filled the tags table from the tags in use.
       List<Tag> tags = store.read(r -> r.tags(null));
-      assertThat(tags).extracting(t -> t.name() + "=" + t.tasks()).containsExactly("ui=1");
+      assertThat(tags).extracting(t -> t.name() + "=" + t.tasks() + " " + t.color()).containsExactly("ui=1 #112233");
+      // V3: every existing task starts in generation 1 with no turns, queue or decisions.
+      int generation = store.read(r -> r.runner().generation(7));
+      assertThat(generation).isEqualTo(1);
+      List<?> turns = store.read(r -> r.runner().turns(7, 10));
+      assertThat(turns).isEmpty();
       List<TaskEdit> edits = store.read(r -> r.edits(7, 10));
       assertThat(edits).isEmpty();
       assertThat(store.lastSeq()).isEqualTo(1);
@@ -62,10 +73,10 @@ class MigrationsTest {
   void reopeningAMigratedDatabaseChangesNothing() {
     Path file = dir.resolve("c.db");
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(2);
+      assertThat(store.schemaVersion()).isEqualTo(3);
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(2);
+      assertThat(store.schemaVersion()).isEqualTo(3);
     }
   }
 
@@ -78,7 +89,7 @@ class MigrationsTest {
     assertThatThrownBy(() -> Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {}))
         .isInstanceOf(RoundhouseException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("knows versions up to 2");
+        .hasMessageContaining("knows versions up to 3");
     try (Handle handle = open(file)) {
       assertThat(Migrations.version(handle)).isEqualTo(99);
     }

@@ -28,7 +28,7 @@ public final class HttpTestClient implements AutoCloseable {
     }
   }
 
-  HttpTestClient(String base, String token) {
+  public HttpTestClient(String base, String token) {
     this.base = base;
     this.token = token;
   }

@@ -41,9 +41,19 @@ public final class TestHub implements AutoCloseable {
   }
 
   public static TestHub start(UnaryOperator<HubConfig> configure, Duration keepAlive) {
+    return start(configure, keepAlive, java.util.List.of());
+  }
+
+  /** A hub that runs turns with {@code drivers}. */
+  public static TestHub withDrivers(UnaryOperator<HubConfig> configure, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
+    return start(configure, Duration.ofSeconds(15), drivers);
+  }
+
+  public static TestHub start(
+      UnaryOperator<HubConfig> configure, Duration keepAlive, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
     try {
       Path home = Files.createTempDirectory("roundhouse-test-");
-      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)));
+      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers);
       try {
         return new TestHub(home, hub, HubServer.start(hub, keepAlive));
       } catch (RuntimeException e) {
@@ -86,6 +96,7 @@ public final class TestHub implements AutoCloseable {
     server.close();
     Waits.until("every event stream closed", Duration.ofSeconds(10), () -> hub.events().openStreams() == 0);
     hub.close();
+    assertThat(hub.runner().runningLoops()).as("turn loops left running").isZero();
     assertThat(hub.events().openStreams()).isZero();
     deleteRecursively(home);
   }

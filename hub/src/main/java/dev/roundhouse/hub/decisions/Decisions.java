@@ -1,0 +1,140 @@
+package dev.roundhouse.hub.decisions;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.store.Store;
+import dev.roundhouse.hub.store.StoreWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * The one approval mechanism. A decision is written (with a {@code decision.opened} event) in the write
+ * that parks something on it; whoever waits on it {@link #await}s; {@code decision_answer} closes it
+ * ({@code decision.answered}); anything that ends the wait without an answer — a timeout, a stop, a hub
+ * restart — closes it as {@code expired} ({@code decision.expired}), which for a permission is a denial.
+ *
+ * <p>Thread-safe. Waiters are futures in a concurrent map; the store serialises every state change, so an
+ * answer and an expiry racing each other resolve to exactly one of them.
+ */
+public final class Decisions {
+  private final Store store;
+  private final ConcurrentHashMap<Long, CompletableFuture<Decision>> waiters = new ConcurrentHashMap<>();
+
+  public Decisions(Store store) {
+    this.store = store;
+  }
+
+  /** Opens a decision inside the caller's write, appending {@code decision.opened}. */
+  public static Decision open(
+      StoreWriter w, String kind, Long project, Long task, Long turn, Actor actor, String title, JsonNode request, List<String> options) {
+    Decision decision = w.runner().insertDecision(kind, project, task, turn, title, request, options, w.now());
+    w.append(new EventDraft("decision.opened", actor, project, task, data(decision)));
+    return decision;
+  }
+
+  /**
+   * Waits until the decision is closed, or until {@code timeout}, when it expires it with that reason.
+   * Returns the closed decision: answered, or expired.
+   */
+  public Decision await(long id, Duration timeout, String timeoutReason) throws InterruptedException {
+    CompletableFuture<Decision> waiter = waiters.computeIfAbsent(id, k -> new CompletableFuture<>());
+    try {
+      Decision current = store.read(r -> r.runner().decision(id)).orElseThrow(() -> notFound(id));
+      if (!current.pending()) {
+        return current;
+      }
+      try {
+        return waiter.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        return expire(id, timeoutReason);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("decision waiter failed", e.getCause());
+      }
+    } finally {
+      waiters.remove(id, waiter);
+    }
+  }
+
+  /**
+   * Answers a pending decision.
+   *
+   * @param beforeClose runs inside the same write before the decision closes (to store a rule, say); it
+   *     may throw to refuse the answer, leaving the decision pending
+   */
+  public Decision answer(Actor actor, long id, String answer, String message, Consumer<StoreWriter> beforeClose) {
+    Decision closed = store.write(w -> {
+      Decision decision = w.runner().decision(id).orElseThrow(() -> notFound(id));
+      if (!decision.pending()) {
+        throw new RoundhouseException.Conflict(
+            "decision " + id + " is already " + decision.status() + (decision.closedAt() == null ? "" : " (since " + decision.closedAt() + ")"));
+      }
+      String chosen = answer == null ? "" : answer.strip();
+      if (decision.options().isEmpty()) {
+        if (chosen.isEmpty()) {
+          throw new RoundhouseException.InvalidInput("decision " + id + " asks a question: the answer must not be empty");
+        }
+      } else if (!decision.options().contains(chosen)) {
+        throw new RoundhouseException.InvalidInput(
+            "'" + chosen + "' is not an answer to decision " + id + "; choose one of " + String.join(", ", decision.options()));
+      }
+      beforeClose.accept(w);
+      w.runner().closeDecision(id, Decision.ANSWERED, chosen, blankToNull(message), actor, w.now());
+      Decision after = w.runner().decision(id).orElseThrow();
+      w.append(new EventDraft("decision.answered", actor, after.projectId(), after.taskId(), data(after)));
+      return after;
+    });
+    release(closed);
+    return closed;
+  }
+
+  /** Closes a pending decision without an answer; a no-op (returning it) when it is already closed. */
+  public Decision expire(long id, String reason) {
+    Decision closed = store.write(w -> expire(w, id, reason));
+    release(closed);
+    return closed;
+  }
+
+  /** As {@link #expire(long, String)} inside the caller's write; the caller then calls {@link #release}. */
+  public static Decision expire(StoreWriter w, long id, String reason) {
+    Decision decision = w.runner().decision(id).orElseThrow(() -> notFound(id));
+    if (!decision.pending()) {
+      return decision;
+    }
+    w.runner().closeDecision(id, Decision.EXPIRED, null, reason, null, w.now());
+    Decision after = w.runner().decision(id).orElseThrow();
+    w.append(new EventDraft("decision.expired", Actor.SCHEDULER, after.projectId(), after.taskId(), data(after)));
+    return after;
+  }
+
+  /** Wakes whoever waits on a decision that was closed in a write. */
+  public void release(Decision closed) {
+    CompletableFuture<Decision> waiter = waiters.get(closed.id());
+    if (waiter != null && !closed.pending()) {
+      waiter.complete(closed);
+    }
+  }
+
+  private static ObjectNode data(Decision decision) {
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.set("decision", Json.tree(decision));
+    return data;
+  }
+
+  private static RoundhouseException.NotFound notFound(long id) {
+    return new RoundhouseException.NotFound("no decision " + id);
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text.strip();
+  }
+}

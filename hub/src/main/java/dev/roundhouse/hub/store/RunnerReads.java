@@ -1,0 +1,60 @@
+package dev.roundhouse.hub.store;
+
+import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.turns.Generation;
+import dev.roundhouse.hub.turns.QueuedMessage;
+import dev.roundhouse.hub.turns.Turn;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Queries for turns, decisions and their rules. Not thread-safe: used by the thread that was handed it. */
+public interface RunnerReads {
+  Optional<Turn> turn(long id);
+
+  /** The task's running or lingering turn. */
+  Optional<Turn> activeTurn(long task);
+
+  /** The task's turns, newest first. */
+  List<Turn> turns(long task, int limit);
+
+  /** Every running or lingering turn. */
+  List<Turn> activeTurns();
+
+  /** The task's queued messages, oldest first. */
+  List<QueuedMessage> queue(long task);
+
+  Optional<Decision> decision(long id);
+
+  /**
+   * Decisions, newest first.
+   *
+   * @param pendingOnly only those still waiting
+   * @param project only this project's, when not null
+   * @param task only this task's, when not null
+   */
+  List<Decision> decisions(boolean pendingOnly, Long project, Long task, int limit);
+
+  /** Pending decisions per project id (null key: decisions with no project). */
+  Map<Long, Integer> pendingCounts();
+
+  List<PermissionRule> rules(long project);
+
+  /** Stored settings-file hashes of a project's driver, by path. */
+  Map<String, String> settingsHashes(long project, String driver);
+
+  /** The task's current generation (1 until the first {@code task_clear}). */
+  int generation(long task);
+
+  /** The task's finished generations, oldest first. */
+  List<Generation> generations(long task);
+
+  /**
+   * The task's events above {@code after} (and at most {@code upTo}), oldest first.
+   *
+   * @param transcriptOnly only {@code turn.*} and {@code decision.*} events
+   */
+  List<Event> taskEvents(long task, long after, long upTo, int limit, boolean transcriptOnly);
+}

@@ -1,0 +1,214 @@
+package dev.roundhouse.hub.store;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.turns.Generation;
+import dev.roundhouse.hub.turns.QueuedMessage;
+import dev.roundhouse.hub.turns.Turn;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/** The SQLite queries for turns, the queue, decisions and rules, over one handle. Not thread-safe. */
+class SqliteRunnerReads implements RunnerReads {
+  private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+
+  final Handle handle;
+
+  SqliteRunnerReads(Handle handle) {
+    this.handle = handle;
+  }
+
+  @Override
+  public Optional<Turn> turn(long id) {
+    return handle.createQuery("SELECT * FROM turns WHERE id = :id").bind("id", id).map((rs, c) -> turn(rs)).findOne();
+  }
+
+  @Override
+  public Optional<Turn> activeTurn(long task) {
+    return handle
+        .createQuery("SELECT * FROM turns WHERE task_id = :task AND status IN ('running', 'lingering') ORDER BY id DESC LIMIT 1")
+        .bind("task", task)
+        .map((rs, c) -> turn(rs))
+        .findOne();
+  }
+
+  @Override
+  public List<Turn> turns(long task, int limit) {
+    return handle
+        .createQuery("SELECT * FROM turns WHERE task_id = :task ORDER BY id DESC LIMIT :limit")
+        .bind("task", task)
+        .bind("limit", limit)
+        .map((rs, c) -> turn(rs))
+        .list();
+  }
+
+  @Override
+  public List<Turn> activeTurns() {
+    return handle
+        .createQuery("SELECT * FROM turns WHERE status IN ('running', 'lingering') ORDER BY id")
+        .map((rs, c) -> turn(rs))
+        .list();
+  }
+
+  @Override
+  public List<QueuedMessage> queue(long task) {
+    return handle
+        .createQuery("SELECT * FROM turn_queue WHERE task_id = :task ORDER BY id")
+        .bind("task", task)
+        .map((rs, c) -> queued(rs))
+        .list();
+  }
+
+  @Override
+  public Optional<Decision> decision(long id) {
+    return handle.createQuery("SELECT * FROM decisions WHERE id = :id").bind("id", id).map((rs, c) -> decision(rs)).findOne();
+  }
+
+  @Override
+  public List<Decision> decisions(boolean pendingOnly, Long project, Long task, int limit) {
+    StringBuilder sql = new StringBuilder("SELECT * FROM decisions WHERE 1 = 1");
+    if (pendingOnly) {
+      sql.append(" AND status = 'pending'");
+    }
+    if (project != null) {
+      sql.append(" AND project_id = :project");
+    }
+    if (task != null) {
+      sql.append(" AND task_id = :task");
+    }
+    sql.append(" ORDER BY id DESC LIMIT :limit");
+    Query query = handle.createQuery(sql.toString()).bind("limit", limit);
+    if (project != null) {
+      query.bind("project", project);
+    }
+    if (task != null) {
+      query.bind("task", task);
+    }
+    return query.map((rs, c) -> decision(rs)).list();
+  }
+
+  @Override
+  public Map<Long, Integer> pendingCounts() {
+    Map<Long, Integer> counts = new LinkedHashMap<>();
+    handle
+        .createQuery("SELECT project_id, count(*) FROM decisions WHERE status = 'pending' GROUP BY project_id ORDER BY project_id")
+        .map((rs, c) -> Map.entry(SqliteReader.nullableLong(rs, "project_id") == null ? -1L : rs.getLong(1), rs.getInt(2)))
+        .forEach(e -> counts.put(e.getKey() == -1L ? null : e.getKey(), e.getValue()));
+    return counts;
+  }
+
+  @Override
+  public List<PermissionRule> rules(long project) {
+    return handle
+        .createQuery("SELECT * FROM permission_rules WHERE project_id = :project ORDER BY id")
+        .bind("project", project)
+        .map((rs, c) -> new PermissionRule(
+            rs.getLong("id"), rs.getLong("project_id"), rs.getString("tool"), rs.getString("prefix"),
+            Actor.parse(rs.getString("created_by")), SqliteReader.instant(rs, "created_at")))
+        .list();
+  }
+
+  @Override
+  public Map<String, String> settingsHashes(long project, String driver) {
+    Map<String, String> hashes = new LinkedHashMap<>();
+    handle
+        .createQuery("SELECT path, sha256 FROM settings_hashes WHERE project_id = :project AND driver = :driver ORDER BY path")
+        .bind("project", project)
+        .bind("driver", driver)
+        .map((rs, c) -> Map.entry(rs.getString(1), rs.getString(2)))
+        .forEach(e -> hashes.put(e.getKey(), e.getValue()));
+    return hashes;
+  }
+
+  @Override
+  public int generation(long task) {
+    return handle
+        .createQuery("SELECT generation FROM tasks WHERE id = :task")
+        .bind("task", task)
+        .mapTo(Integer.class)
+        .findOne()
+        .orElse(1);
+  }
+
+  @Override
+  public List<Generation> generations(long task) {
+    return handle
+        .createQuery("SELECT * FROM generations WHERE task_id = :task ORDER BY generation")
+        .bind("task", task)
+        .map((rs, c) -> new Generation(
+            rs.getLong("task_id"), rs.getInt("generation"), rs.getString("summary"), rs.getString("summarised_by"),
+            rs.getLong("last_seq"), SqliteReader.instant(rs, "ended_at")))
+        .list();
+  }
+
+  @Override
+  public List<Event> taskEvents(long task, long after, long upTo, int limit, boolean transcriptOnly) {
+    return handle
+        .createQuery("SELECT * FROM events WHERE task_id = :task AND seq > :after AND seq <= :upTo"
+            + (transcriptOnly ? " AND (type LIKE 'turn.%' OR type LIKE 'decision.%')" : "")
+            + " ORDER BY seq LIMIT :limit")
+        .bind("task", task)
+        .bind("after", after)
+        .bind("upTo", upTo)
+        .bind("limit", limit)
+        .map((rs, c) -> SqliteReader.event(rs))
+        .list();
+  }
+
+  private static Turn turn(ResultSet rs) throws SQLException {
+    return new Turn(
+        rs.getLong("id"),
+        rs.getLong("task_id"),
+        rs.getInt("generation"),
+        rs.getString("driver"),
+        rs.getString("status"),
+        rs.getString("session_id"),
+        rs.getInt("unattended") != 0,
+        rs.getInt("idle") != 0,
+        Actor.parse(rs.getString("started_by")),
+        SqliteReader.instant(rs, "started_at"),
+        SqliteReader.instant(rs, "ended_at"),
+        rs.getString("end_reason"));
+  }
+
+  static QueuedMessage queued(ResultSet rs) throws SQLException {
+    return new QueuedMessage(
+        rs.getLong("id"), rs.getLong("task_id"), rs.getString("message"), rs.getString("driver"),
+        Actor.parse(rs.getString("queued_by")), SqliteReader.instant(rs, "queued_at"));
+  }
+
+  private static Decision decision(ResultSet rs) throws SQLException {
+    String closedBy = rs.getString("closed_by");
+    List<String> options;
+    try {
+      options = Json.mapper().readValue(rs.getString("options"), STRINGS);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("stored decision options are unreadable", e);
+    }
+    return new Decision(
+        rs.getLong("id"),
+        rs.getString("kind"),
+        SqliteReader.nullableLong(rs, "project_id"),
+        SqliteReader.nullableLong(rs, "task_id"),
+        SqliteReader.nullableLong(rs, "turn_id"),
+        rs.getString("status"),
+        rs.getString("title"),
+        SqliteReader.json(rs.getString("request")),
+        options,
+        rs.getString("answer"),
+        rs.getString("message"),
+        closedBy == null ? null : Actor.parse(closedBy),
+        SqliteReader.instant(rs, "created_at"),
+        SqliteReader.instant(rs, "closed_at"));
+  }
+}

@@ -1,0 +1,71 @@
+package dev.roundhouse.hub.turns;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The in-memory side of one task's turn loop: the thread running it, the stop flag and stop actions, the
+ * wake-up signal for queued messages, and what the idle watchdog needs. The store holds the durable side.
+ *
+ * <p>Thread-safe: written by the loop thread, read and signalled by operation threads and the watchdog.
+ */
+final class ActiveTurn {
+  final long taskId;
+  volatile long turnId;
+  volatile Thread thread;
+  volatile Instant lastActivity;
+  volatile boolean idle;
+  final AtomicInteger parked = new AtomicInteger();
+  final Set<Long> pendingDecisions = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private final List<Runnable> stopActions = new CopyOnWriteArrayList<>();
+  private final Semaphore wake = new Semaphore(0);
+
+  ActiveTurn(long taskId, long turnId, Instant now) {
+    this.taskId = taskId;
+    this.turnId = turnId;
+    this.lastActivity = now;
+  }
+
+  boolean stopped() {
+    return stopped.get();
+  }
+
+  /** Marks the loop stopped; true for the caller that did it first. */
+  boolean markStopped() {
+    return stopped.compareAndSet(false, true);
+  }
+
+  void onStop(Runnable action) {
+    stopActions.add(action);
+    if (stopped.get() && stopActions.remove(action)) {
+      action.run();
+    }
+  }
+
+  /** Runs and forgets every registered stop action, on the calling thread. */
+  void runStopActions() {
+    for (Runnable action : stopActions) {
+      if (stopActions.remove(action)) {
+        action.run();
+      }
+    }
+  }
+
+  /** Signals that a message was queued (or the loop was stopped). */
+  void wake() {
+    wake.release();
+  }
+
+  /** Waits for a signal; false when none came within {@code nanos}. */
+  boolean awaitWake(long nanos) throws InterruptedException {
+    return wake.tryAcquire(nanos, TimeUnit.NANOSECONDS);
+  }
+}

@@ -1,0 +1,68 @@
+package dev.roundhouse.hub.turns;
+
+import dev.roundhouse.hub.RoundhouseException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The runner's timings. Immutable.
+ *
+ * @param idleTimeout a turn that produces nothing this long, while not parked on a human, is marked idle
+ *     ({@code ROUNDHOUSE_IDLE_TIMEOUT}, 20m)
+ * @param lingerTimeout how long a lingering session waits for the next message ({@code
+ *     ROUNDHOUSE_LINGER_TIMEOUT}, 10m)
+ * @param decisionTimeout how long a permission or question waits for a human before it expires (denied)
+ *     ({@code ROUNDHOUSE_DECISION_TIMEOUT}, 30m)
+ * @param stopGrace how long {@code turn_stop} waits for the driver to wind down before it finalises the
+ *     turn anyway (10s)
+ */
+public record RunnerSettings(Duration idleTimeout, Duration lingerTimeout, Duration decisionTimeout, Duration stopGrace) {
+
+  public static final RunnerSettings DEFAULTS =
+      new RunnerSettings(Duration.ofMinutes(20), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofSeconds(10));
+
+  public static RunnerSettings fromEnvironment(Map<String, String> env) {
+    return new RunnerSettings(
+        duration(env, "ROUNDHOUSE_IDLE_TIMEOUT", DEFAULTS.idleTimeout),
+        duration(env, "ROUNDHOUSE_LINGER_TIMEOUT", DEFAULTS.lingerTimeout),
+        duration(env, "ROUNDHOUSE_DECISION_TIMEOUT", DEFAULTS.decisionTimeout),
+        DEFAULTS.stopGrace);
+  }
+
+  public RunnerSettings withIdleTimeout(Duration timeout) {
+    return new RunnerSettings(timeout, lingerTimeout, decisionTimeout, stopGrace);
+  }
+
+  public RunnerSettings withLingerTimeout(Duration timeout) {
+    return new RunnerSettings(idleTimeout, timeout, decisionTimeout, stopGrace);
+  }
+
+  public RunnerSettings withDecisionTimeout(Duration timeout) {
+    return new RunnerSettings(idleTimeout, lingerTimeout, timeout, stopGrace);
+  }
+
+  /** Parses "90s", "20m", "2h" or a number of seconds. */
+  static Duration duration(Map<String, String> env, String name, Duration fallback) {
+    String raw = env.get(name);
+    if (raw == null || raw.isBlank()) {
+      return fallback;
+    }
+    String text = raw.strip().toLowerCase(Locale.ROOT);
+    try {
+      char unit = text.charAt(text.length() - 1);
+      if (Character.isDigit(unit)) {
+        return Duration.ofSeconds(Long.parseLong(text));
+      }
+      long amount = Long.parseLong(text.substring(0, text.length() - 1));
+      return switch (unit) {
+        case 's' -> Duration.ofSeconds(amount);
+        case 'm' -> Duration.ofMinutes(amount);
+        case 'h' -> Duration.ofHours(amount);
+        default -> throw new NumberFormatException();
+      };
+    } catch (NumberFormatException e) {
+      throw new RoundhouseException.InvalidInput(name + "='" + raw + "' is not a duration such as 90s, 20m or 2h");
+    }
+  }
+}

@@ -1,0 +1,235 @@
+package dev.roundhouse.hub.turns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.decisions.Decisions;
+import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.decisions.PermissionRules;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The runner's side of one turn: persists and publishes what the driver emits, runs the permission gate,
+ * parks questions on decisions, and hands a lingering session its next message.
+ *
+ * <p>Thread-safe: the driver may call it from several threads; state lives in {@link ActiveTurn} and the
+ * store.
+ */
+final class RunnerTurnContext implements TurnContext {
+  /** Board operations an agent may call as tools (the MCP issue extends this with the agents' tools). */
+  static final Set<String> AGENT_OPERATIONS = Set.of(
+      "project_list", "project_get", "project_board", "task_list", "task_get", "task_create",
+      "task_update", "task_move", "task_edits", "tag_list");
+
+  private static final List<String> PERMISSION_OPTIONS = List.of("allow_once", "allow_always", "deny");
+
+  private final TurnRunner runner;
+  private final ActiveTurn active;
+  private final long turnId;
+  private final Project project;
+  private final AgentDriver driver;
+  private final boolean unattended;
+  private final Actor agent;
+
+  RunnerTurnContext(TurnRunner runner, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended) {
+    this.runner = runner;
+    this.active = active;
+    this.turnId = turnId;
+    this.project = project;
+    this.driver = driver;
+    this.unattended = unattended;
+    this.agent = Actor.agent(active.taskId);
+  }
+
+  @Override
+  public void emit(TurnEvent event) {
+    if (active.stopped()) {
+      throw new TurnStoppedException(turnId);
+    }
+    ObjectNode data = (ObjectNode) Json.tree(event);
+    data.put("turn", turnId);
+    boolean wasIdle = active.idle;
+    active.lastActivity = runner.clock().instant();
+    active.idle = false;
+    if (event.isTransient() && !wasIdle) {
+      runner.events().publishTransient(
+          new Event(0, event.type(), runner.clock().instant(), agent, project.id(), active.taskId, data));
+      return;
+    }
+    runner.store().write(w -> {
+      if (wasIdle) {
+        w.runner().setTurnIdle(turnId, false);
+        w.append(new EventDraft("turn.active", agent, project.id(), active.taskId, turnData()));
+      }
+      if (event instanceof TurnEvent.SessionStarted started && started.sessionId() != null) {
+        w.runner().setTurnSession(turnId, started.sessionId());
+      }
+      if (!event.isTransient()) {
+        w.append(new EventDraft(event.type(), agent, project.id(), active.taskId, data));
+      }
+      return null;
+    });
+    if (event.isTransient()) {
+      runner.events().publishTransient(
+          new Event(0, event.type(), runner.clock().instant(), agent, project.id(), active.taskId, data));
+    }
+  }
+
+  @Override
+  public PermissionVerdict requestPermission(PermissionRequest request) {
+    if (active.stopped()) {
+      return PermissionVerdict.deny("the turn was stopped");
+    }
+    if (driver.capabilities().readOnlyTools().contains(request.tool()) || readOnlyOperation(request.tool())) {
+      return PermissionVerdict.allow("read-only tool");
+    }
+    List<PermissionRule> rules = runner.store().read(r -> r.runner().rules(project.id()));
+    for (PermissionRule rule : rules) {
+      if (PermissionRules.allows(rule, request.tool(), request.command())) {
+        return PermissionVerdict.allow(
+            "allowed by the project's rule for " + rule.tool() + (rule.prefix().isEmpty() ? "" : " '" + rule.prefix() + "'"));
+      }
+    }
+    if (unattended) {
+      return denied(request, "no one is watching this unattended run");
+    }
+    ObjectNode details = Json.mapper().createObjectNode();
+    details.put("turn", turnId);
+    details.put("call_id", request.callId());
+    details.put("tool", request.tool());
+    details.set("input", request.input());
+    details.put("description", request.description());
+    if (request.command() != null) {
+      details.put("command", request.command());
+    }
+    String title = request.tool() + ": " + (request.description() != null ? request.description()
+        : request.command() != null ? request.command() : "use this tool");
+    Decision closed = park(Decision.PERMISSION, title, details, PERMISSION_OPTIONS, decision -> {
+      ObjectNode data = details.deepCopy();
+      data.put("decision", decision.id());
+      return new EventDraft("turn.permission_requested", agent, project.id(), active.taskId, data);
+    });
+    if (closed.status().equals(Decision.ANSWERED) && !closed.answer().equals("deny")) {
+      return PermissionVerdict.allow("allowed by " + closed.closedBy()
+          + (closed.answer().equals("allow_always") ? " (remembered for this project)" : ""));
+    }
+    String reason = closed.status().equals(Decision.EXPIRED)
+        ? "no answer: " + closed.message()
+        : "denied by " + closed.closedBy() + (closed.message() == null ? "" : ": " + closed.message());
+    return denied(request, reason);
+  }
+
+  private PermissionVerdict denied(PermissionRequest request, String reason) {
+    if (!active.stopped()) {
+      emit(new TurnEvent.PermissionDenied(request.callId(), request.tool(), reason));
+    }
+    return PermissionVerdict.deny(reason);
+  }
+
+  @Override
+  public Optional<String> ask(String question, List<String> options) {
+    if (unattended || active.stopped()) {
+      return Optional.empty();
+    }
+    ObjectNode details = Json.mapper().createObjectNode();
+    details.put("turn", turnId);
+    details.put("question", question);
+    Decision closed = park(Decision.QUESTION, question, details, options, decision -> null);
+    return closed.status().equals(Decision.ANSWERED) ? Optional.of(closed.answer()) : Optional.empty();
+  }
+
+  private Decision park(
+      String kind, String title, JsonNode details, List<String> options,
+      java.util.function.Function<Decision, EventDraft> companion) {
+    return runner.park(active, turnId, project.id(), kind, title, details, options, companion);
+  }
+
+  @Override
+  public Optional<String> awaitNextMessage() {
+    if (active.stopped()) {
+      return Optional.empty();
+    }
+    runner.store().write(w -> {
+      w.runner().setTurnStatus(turnId, Turn.LINGERING);
+      w.append(new EventDraft("turn.lingering", agent, project.id(), active.taskId, turnData()));
+      return null;
+    });
+    long deadline = System.nanoTime() + runner.settings().lingerTimeout().toNanos();
+    try {
+      while (!active.stopped()) {
+        Optional<String> next = runner.store().write(w -> {
+          Optional<QueuedMessage> head = w.runner().dequeue(active.taskId);
+          head.ifPresent(message -> {
+            w.runner().setTurnStatus(turnId, Turn.RUNNING);
+            ObjectNode data = turnData();
+            data.put("text", message.message());
+            w.append(new EventDraft("turn.user_message", message.queuedBy(), project.id(), active.taskId, data));
+          });
+          return head.map(QueuedMessage::message);
+        });
+        if (next.isPresent()) {
+          active.lastActivity = runner.clock().instant();
+          return next;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return Optional.empty();
+        }
+        active.awaitWake(left); // signalled or timed out: either way, look at the queue again
+
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public boolean isStopped() {
+    return active.stopped();
+  }
+
+  @Override
+  public void onStop(Runnable action) {
+    active.onStop(action);
+  }
+
+  @Override
+  public List<OperationDescriptor> tools() {
+    return runner.operations().list().stream().filter(op -> AGENT_OPERATIONS.contains(op.name())).toList();
+  }
+
+  @Override
+  public JsonNode callTool(String name, JsonNode input) {
+    if (!AGENT_OPERATIONS.contains(name)) {
+      throw new RoundhouseException.NotFound("unknown_operation", "no tool named '" + name + "' is offered to agents");
+    }
+    return runner.operations().invoke(name, agent, input);
+  }
+
+  @Override
+  public Clock clock() {
+    return runner.clock();
+  }
+
+  private boolean readOnlyOperation(String tool) {
+    return AGENT_OPERATIONS.contains(tool)
+        && runner.operations().describe(tool).map(op -> op.annotations().readOnly()).orElse(false);
+  }
+
+  private ObjectNode turnData() {
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.put("turn", turnId);
+    return data;
+  }
+}

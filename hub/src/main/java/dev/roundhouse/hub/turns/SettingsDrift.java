@@ -1,0 +1,101 @@
+package dev.roundhouse.hub.turns;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.decisions.Decision;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The settings-drift check before every turn: a driver names the files that can change its agent's
+ * permissions outside the hub's gate; their SHA-256 hashes are compared with the ones last adopted. A
+ * first sighting is recorded silently; a change parks the turn on a decision (adopt or decline) before
+ * the agent starts; an unattended run refuses.
+ *
+ * <p>Thread-safe: stateless beyond the runner.
+ */
+final class SettingsDrift {
+  static final String ABSENT = "absent";
+  private static final List<String> OPTIONS = List.of("adopt", "decline");
+
+  private final TurnRunner runner;
+
+  SettingsDrift(TurnRunner runner) {
+    this.runner = runner;
+  }
+
+  /** Null to go ahead; otherwise why the turn ends before the agent starts ("declined: …", "refused: …"). */
+  String check(ActiveTurn loop, Turn turn, Project project, AgentDriver driver) {
+    List<Path> files = driver.settingsFiles(Path.of(project.path()));
+    if (files.isEmpty()) {
+      return null;
+    }
+    Map<String, String> now = new LinkedHashMap<>();
+    for (Path file : files) {
+      now.put(file.toAbsolutePath().normalize().toString(), hash(file));
+    }
+    Map<String, String> adopted = runner.store().read(r -> r.runner().settingsHashes(project.id(), driver.id()));
+    Map<String, String[]> changed = new LinkedHashMap<>();
+    now.forEach((path, hash) -> {
+      String before = adopted.get(path);
+      if (before != null && !before.equals(hash)) {
+        changed.put(path, new String[] {before, hash});
+      }
+    });
+    if (changed.isEmpty()) {
+      if (!adopted.keySet().containsAll(now.keySet())) {
+        adopt(project, driver, now); // first sighting: recorded silently
+      }
+      return null;
+    }
+    if (turn.unattended()) {
+      return "refused: " + driver.id() + " settings changed outside the hub (" + String.join(", ", changed.keySet())
+          + ") and unattended runs refuse on drift";
+    }
+    ObjectNode details = Json.mapper().createObjectNode();
+    details.put("turn", turn.id());
+    details.put("driver", driver.id());
+    ArrayNode list = details.putArray("files");
+    changed.forEach((path, hashes) -> list.addObject().put("path", path).put("before", hashes[0]).put("after", hashes[1]));
+    Decision closed = runner.park(loop, turn.id(), project.id(), Decision.SETTINGS_DRIFT,
+        driver.capabilities().displayName() + " settings changed outside Roundhouse: " + String.join(", ", changed.keySet()),
+        details, OPTIONS, decision -> null);
+    if (closed.status().equals(Decision.ANSWERED) && closed.answer().equals("adopt")) {
+      adopt(project, driver, now);
+      return null;
+    }
+    return "declined: the changed settings were not adopted"
+        + (closed.status().equals(Decision.EXPIRED) ? " (" + closed.message() + ")" : "");
+  }
+
+  private void adopt(Project project, AgentDriver driver, Map<String, String> hashes) {
+    runner.store().write(w -> {
+      hashes.forEach((path, hash) -> w.runner().putSettingsHash(project.id(), driver.id(), path, hash, w.now()));
+      return null;
+    });
+  }
+
+  static String hash(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return ABSENT;
+    }
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+      return HexFormat.of().formatHex(digest);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the settings file " + file, e);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
