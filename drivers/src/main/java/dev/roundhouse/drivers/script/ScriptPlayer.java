@@ -122,8 +122,7 @@ final class ScriptPlayer {
         throw new TurnStoppedException(turnId);
       }
       if (!verdict.allowed()) {
-        emit(new TurnEvent.PermissionDenied(callId, tool.tool(), verdict.reason()));
-        return play(tool.denied());
+        return play(tool.denied()); // the gate has recorded the denial (turn.permission_denied)
       }
     }
     for (String chunk : tool.output()) {

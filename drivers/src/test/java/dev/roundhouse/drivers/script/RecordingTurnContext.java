@@ -28,7 +28,8 @@ import java.util.function.Supplier;
  * A hand-written {@link TurnContext} for driver tests: records every event, answers permissions and
  * questions from scripted lists, hands out queued linger messages, and can be stopped like a real turn.
  *
- * <p>Permissions and questions with no scripted answer are denied or unanswered at once, unless {@link
+ * <p>As the hub's gate does, a denied permission is recorded as a {@link TurnEvent.PermissionDenied}
+ * event here, not by the driver. Permissions and questions with no scripted answer are denied or unanswered at once, unless {@link
  * #holdUnanswered()} makes them wait (until an answer is scripted or the turn stops), as a gate parked on
  * a human would. Likewise {@link #awaitNextMessage()} waits for {@link #send} or {@link #endLinger()}.
  *
@@ -186,18 +187,23 @@ final class RecordingTurnContext implements TurnContext {
     }
   }
 
+  /** Like the hub's gate, records a denial as {@link TurnEvent.PermissionDenied} (unless stopped). */
   @Override
   public PermissionVerdict requestPermission(PermissionRequest request) {
+    PermissionVerdict verdict;
     lock.lock();
     try {
       permissionRequests.add(request);
       changed.signalAll();
-      Optional<PermissionVerdict> verdict = take(verdicts);
-      return verdict.orElseGet(
-          () -> PermissionVerdict.deny(stopped ? "denied: the turn was stopped" : "denied: no answer"));
+      verdict = take(verdicts).orElseGet(() -> PermissionVerdict.deny(stopped ? "the turn was stopped" : "no answer"));
+      if (verdict.allowed() || stopped) {
+        return verdict;
+      }
     } finally {
       lock.unlock();
     }
+    emit(new TurnEvent.PermissionDenied(request.callId(), request.tool(), verdict.reason()));
+    return verdict;
   }
 
   @Override
