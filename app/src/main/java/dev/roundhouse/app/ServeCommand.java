@@ -65,7 +65,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     Hub hub;
     try {
-      hub = Hub.open(config);
+      hub = Hub.open(config, Drivers.all(context, config));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {

@@ -1,7 +1,11 @@
 /**
- * Agent drivers (Claude Code, Codex, ACP agents, the OpenAI-compatible BYOK driver and the script driver).
+ * Agent drivers: implementations of the hub's {@code AgentDriver} SPI, each normalising one agent's
+ * protocol onto the common turn-event contract. They talk to the hub only through the {@code TurnContext}
+ * and never touch the store.
  *
- * <p>Empty until the turns and drivers issues land: the module exists so the layout and the dependency rules
- * between modules ({@code drivers} may depend on the {@code hub} SPI only) are in place from the start.
+ * <ul>
+ *   <li>{@code openai}: any OpenAI-compatible chat-completions endpoint, with the user's own key
+ *       ({@code docs/drivers/openai.md}).
+ * </ul>
  */
 package dev.roundhouse.drivers;
