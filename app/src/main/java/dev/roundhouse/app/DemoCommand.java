@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -83,7 +82,8 @@ final class DemoCommand implements Callable<Integer> {
   /** Runs the demo in {@code home}; true when the turn completed. */
   private boolean run(Path home, PrintWriter out) throws IOException {
     Path folder = Files.createDirectories(home.resolve("demo-project"));
-    try (Hub hub = Hub.open(HubConfig.forHome(home), List.of(new ScriptDriver()));
+    HubConfig config = HubConfig.forHome(home);
+    try (Hub hub = Hub.open(config, Drivers.all(context, config));
         HubServer server = HubServer.start(hub);
         HubClient client = new HubClient(new HubEndpoint(server.url(), hub.token(), home, false))) {
       out.println("A throwaway hub on " + server.url() + " (home " + home + ") with the script driver.");
