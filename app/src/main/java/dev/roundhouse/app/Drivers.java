@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.drivers.openai.OpenAiDriver;
+import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.turns.AgentDriver;
 import java.util.List;
@@ -13,6 +14,6 @@ final class Drivers {
   private Drivers() {}
 
   static List<AgentDriver> all(Context context, HubConfig config) {
-    return List.of(new OpenAiDriver(context.env(), config.home()));
+    return List.of(new OpenAiDriver(context.env(), config.home()), new ScriptDriver());
   }
 }

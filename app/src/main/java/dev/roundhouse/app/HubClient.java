@@ -85,14 +85,23 @@ final class HubClient implements AutoCloseable {
    *     {@code after}
    */
   InputStream openEvents(long after, boolean follow, Long lastEventId) {
-    HttpRequest.Builder builder =
-        request("/api/events?after=" + after + (follow ? "" : "&follow=false"))
-            .header("Accept", "text/event-stream")
-            .GET();
+    return openStream("/api/events?after=" + after + (follow ? "" : "&follow=false"), lastEventId, "the event stream");
+  }
+
+  /**
+   * Opens one task's event stream ({@code GET /api/tasks/{id}/stream}): its current generation's events,
+   * then live ones, text deltas included (those come without an id). Returns once the hub is subscribed.
+   */
+  InputStream openTaskEvents(long task) {
+    return openStream("/api/tasks/" + task + "/stream", null, "task " + task + "'s event stream");
+  }
+
+  private InputStream openStream(String path, Long lastEventId, String what) {
+    HttpRequest.Builder builder = request(path).header("Accept", "text/event-stream").GET();
     if (lastEventId != null) {
       builder.header("Last-Event-ID", Long.toString(lastEventId));
     }
-    HttpResponse<InputStream> response = send(builder.build(), HttpResponse.BodyHandlers.ofInputStream(), "the event stream");
+    HttpResponse<InputStream> response = send(builder.build(), HttpResponse.BodyHandlers.ofInputStream(), what);
     if (response.statusCode() != 200) {
       String body;
       try (InputStream in = response.body()) {
@@ -100,7 +109,7 @@ final class HubClient implements AutoCloseable {
       } catch (IOException e) {
         body = "";
       }
-      throw hubError(response.statusCode(), body, "the event stream");
+      throw hubError(response.statusCode(), body, what);
     }
     return response.body();
   }

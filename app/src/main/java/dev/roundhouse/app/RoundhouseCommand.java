@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
       EventsCommand.class,
       OpsCommand.class,
       DoctorCommand.class,
-      BenchCommand.class
+      BenchCommand.class,
+      DemoCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;

@@ -6,6 +6,8 @@
  * <ul>
  *   <li>{@code openai}: any OpenAI-compatible chat-completions endpoint, with the user's own key
  *       ({@code docs/drivers/openai.md}).
+ *   <li>{@code script}: plays JSON scripts, for tests, benchmarks and {@code roundhouse demo}
+ *       ({@code docs/drivers/script.md}).
  * </ul>
  */
 package dev.roundhouse.drivers;
