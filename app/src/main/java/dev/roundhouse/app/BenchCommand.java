@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     description = "Measure durable event append+publish: group commit vs one transaction per event.",
-    mixinStandardHelpOptions = true)
+    mixinStandardHelpOptions = true,
+    subcommands = BenchTurnsCommand.class)
 final class BenchCommand implements Callable<Integer> {
   private final Context context;
 

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupCommitWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
-  private static final Job<?> STOP = new Job<>(w -> null);
+  private static final Job<?> STOP = new Job<>(w -> null, true);
 
   private final Handle handle;
   private final int maxBatch;
@@ -57,13 +57,21 @@ final class GroupCommitWriter implements AutoCloseable {
   }
 
   <T> T submit(Function<StoreWriter, T> work) {
+    return submit(work, false);
+  }
+
+  /**
+   * @param singleStatement the work runs exactly one SQL statement, which SQLite makes atomic by itself, so
+   *     it needs no savepoint to fail alone
+   */
+  <T> T submit(Function<StoreWriter, T> work, boolean singleStatement) {
     if (Thread.currentThread() == thread) {
       throw new IllegalStateException("Store.write called from inside a write");
     }
     if (closed) {
       throw new RoundhouseException("store_closed", "the store is closed");
     }
-    Job<T> job = new Job<>(work);
+    Job<T> job = new Job<>(work, singleStatement);
     queue.add(job);
     // Once queued, the write will happen: wait for its outcome even if interrupted (writes are short), so
     // the caller never mistakes a committed write for a failed one; the interrupt is kept for later.
@@ -174,17 +182,19 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private static final class Job<T> {
     final Function<StoreWriter, T> work;
+    final boolean singleStatement;
     final CompletableFuture<T> result = new CompletableFuture<>();
     final List<Event> events = new ArrayList<>();
     T value;
     Throwable failure;
 
-    Job(Function<StoreWriter, T> work) {
+    Job(Function<StoreWriter, T> work, boolean singleStatement) {
       this.work = work;
+      this.singleStatement = singleStatement;
     }
 
     void run(Savepoints savepoints, Function<List<Event>, StoreWriterContext> contexts, boolean isolate) {
-      if (!isolate) {
+      if (!isolate || singleStatement) {
         try {
           value = work.apply(contexts.apply(events));
         } catch (RuntimeException | Error e) {

@@ -100,6 +100,11 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public Event append(dev.roundhouse.hub.events.EventDraft draft) {
+    return writer.submit(w -> w.append(draft), true);
+  }
+
+  @Override
   public List<Event> eventsAfter(long after, int limit) {
     return read(reader -> ((SqliteReader) reader).eventsAfter(after, limit));
   }

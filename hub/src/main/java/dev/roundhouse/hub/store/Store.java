@@ -27,6 +27,12 @@ public interface Store extends EventLog, AutoCloseable {
    */
   <T> T write(Function<StoreWriter, T> work);
 
+  /**
+   * Appends one event and returns it once durable: the hot path for streamed turn events. A single insert
+   * is atomic on its own, so it shares a group commit without a savepoint of its own.
+   */
+  dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft draft);
+
   /** The schema version of the open database. */
   int schemaVersion();
 

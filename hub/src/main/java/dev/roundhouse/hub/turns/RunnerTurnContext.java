@@ -66,6 +66,11 @@ final class RunnerTurnContext implements TurnContext {
           new Event(0, event.type(), runner.clock().instant(), agent, project.id(), active.taskId, data));
       return;
     }
+    boolean session = event instanceof TurnEvent.SessionStarted started && started.sessionId() != null;
+    if (!wasIdle && !session) {
+      runner.store().append(new EventDraft(event.type(), agent, project.id(), active.taskId, data));
+      return;
+    }
     runner.store().write(w -> {
       if (wasIdle) {
         w.runner().setTurnIdle(turnId, false);

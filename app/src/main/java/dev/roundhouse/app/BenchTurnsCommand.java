@@ -1,0 +1,56 @@
+package dev.roundhouse.app;
+
+import dev.roundhouse.drivers.script.ScriptDriver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code roundhouse bench turns}: concurrent script-driver turns through a hub in a scratch home (deleted
+ * afterwards) and a live SSE viewer; prints events/s, emit-to-viewer latency and peak RSS.
+ *
+ * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
+ */
+@Command(
+    name = "turns",
+    description = "Measure concurrent script-driver turns: events/s, emit -> SSE latency, RSS.",
+    mixinStandardHelpOptions = true)
+final class BenchTurnsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--turns", defaultValue = "50", description = "Concurrent turns (default ${DEFAULT-VALUE}).")
+  int turns;
+
+  @Option(names = "--events", defaultValue = "10000", description = "Events each turn emits (default ${DEFAULT-VALUE}).")
+  int events;
+
+  BenchTurnsCommand(Context context) {
+    // The scratch home is always a new temporary folder; nothing of the context is needed.
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (turns < 1 || events < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--turns and --events must be at least 1");
+    }
+    Path home = Files.createTempDirectory("roundhouse-bench-turns-");
+    try {
+      new TurnsBenchmark(home, turns, events, ScriptDriver::new).run(spec.commandLine().getOut());
+      return ExitCode.OK.status();
+    } finally {
+      try (Stream<Path> paths = Files.walk(home)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete " + home, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,285 @@
+package dev.roundhouse.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.http.HubServer;
+import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.turns.DriverCapabilities;
+import dev.roundhouse.hub.turns.PermissionRequest;
+import dev.roundhouse.hub.turns.PermissionVerdict;
+import dev.roundhouse.hub.turns.TurnContext;
+import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.turns.TurnRequest;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Many script-driver turns at once through a real hub and a real SSE viewer: events per second, the
+ * latency from a driver's {@code emit} to the viewer reading that event, and the process's peak RSS.
+ *
+ * <p>Not thread-safe; one run at a time.
+ */
+final class TurnsBenchmark {
+  /** The figures of one run. */
+  record Figures(int turns, long events, double seconds, double eventsPerSecond, double p50Millis, double p99Millis,
+      double maxMillis, long peakRssBytes) {}
+
+  private final Path home;
+  private final int turns;
+  private final int eventsPerTurn;
+  private final Supplier<AgentDriver> scriptDriver;
+
+  TurnsBenchmark(Path home, int turns, int eventsPerTurn, Supplier<AgentDriver> scriptDriver) {
+    this.home = home;
+    this.turns = turns;
+    this.eventsPerTurn = eventsPerTurn;
+    this.scriptDriver = scriptDriver;
+  }
+
+  Figures run(PrintWriter out) throws Exception {
+    out.printf(Locale.ROOT, "roundhouse bench turns: %d concurrent script-driver turns x %d events, SSE viewer on loopback%n",
+        turns, eventsPerTurn);
+    out.flush();
+    Map<Long, ConcurrentLinkedQueue<Long>> emitted = new ConcurrentHashMap<>();
+    TimedDriver driver = new TimedDriver(scriptDriver.get(), emitted);
+    long[] latencies = new long[turns * eventsPerTurn];
+    AtomicInteger received = new AtomicInteger();
+    RssSampler rss = new RssSampler();
+    // A generous viewer buffer: the benchmark measures latency, not the slow-viewer cut-off.
+    try (Hub hub = Hub.open(HubConfig.forHome(home).withStreamBuffer(1 << 16), List.of(driver));
+        HubServer server = HubServer.start(hub)) {
+      Files.createDirectories(home.resolve("repo"));
+      invoke(hub, "project_create", Map.of("name", "bench", "path", home.resolve("repo").toString(), "default_agent", driver.id()));
+      long[] tasks = new long[turns];
+      for (int i = 0; i < turns; i++) {
+        tasks[i] = invoke(hub, "task_create", Map.of("project", "bench", "title", "turn " + i)).get("id").asLong();
+        emitted.put(tasks[i], new ConcurrentLinkedQueue<>());
+      }
+      CountDownLatch ended = new CountDownLatch(turns);
+      CountDownLatch subscribed = new CountDownLatch(1);
+      Thread viewer = Thread.ofVirtual().start(() -> view(server.url(), hub.token(), emitted, latencies, received, ended, subscribed));
+      subscribed.await(10, TimeUnit.SECONDS);
+      String script = Json.write(Map.of("steps", List.of(Map.of("repeat", eventsPerTurn, "steps", List.of(Map.of("message", "m"))))));
+      rss.start();
+      long start = System.nanoTime();
+      for (long task : tasks) {
+        invoke(hub, "turn_start", Map.of("task", task, "message", script));
+      }
+      if (!ended.await(10, TimeUnit.MINUTES)) {
+        throw new IllegalStateException("the turns did not end within 10 minutes");
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      rss.stop();
+      viewer.interrupt();
+      int count = received.get();
+      long[] sorted = Arrays.copyOf(latencies, count);
+      Arrays.sort(sorted);
+      Figures figures = new Figures(turns, count, seconds, count / seconds,
+          percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6, (count == 0 ? 0 : sorted[count - 1]) / 1e6, rss.peak());
+      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), seconds, figures.eventsPerSecond());
+      out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
+          figures.p50Millis(), figures.p99Millis(), figures.maxMillis());
+      out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", figures.peakRssBytes() >> 20);
+      out.flush();
+      return figures;
+    }
+  }
+
+  private static JsonNode invoke(Hub hub, String op, Map<String, Object> input) {
+    return hub.operations().invoke(op, Actor.USER, Json.tree(input));
+  }
+
+  /** Reads the live event stream and matches each turn.message to its emit time, per task, in order. */
+  private void view(String url, String token, Map<Long, ConcurrentLinkedQueue<Long>> emitted, long[] latencies,
+      AtomicInteger received, CountDownLatch ended, CountDownLatch subscribed) {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/events"))
+        .header("Authorization", "Bearer " + token).build();
+    try (HttpClient client = HttpClient.newHttpClient()) {
+      HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+        String type = null;
+        for (String line; (line = lines.readLine()) != null; ) {
+          if (line.startsWith(": roundhouse")) {
+            subscribed.countDown();
+          } else if (line.startsWith("event: ")) {
+            type = line.substring(7);
+          } else if (line.startsWith("data: ") && type != null) {
+            if (type.equals("turn.message")) {
+              long now = System.nanoTime();
+              long task = taskOf(line);
+              Long at = emitted.get(task).poll();
+              if (at != null) {
+                int slot = received.getAndIncrement();
+                if (slot < latencies.length) {
+                  latencies[slot] = now - at;
+                }
+              }
+            } else if (type.equals("turn.ended")) {
+              ended.countDown();
+            }
+            type = null;
+          }
+        }
+      }
+    } catch (IOException | InterruptedException e) {
+      // the run is over
+    }
+  }
+
+  private static long taskOf(String dataLine) {
+    int at = dataLine.indexOf("\"task_id\":");
+    int end = at + "\"task_id\":".length();
+    int stop = end;
+    while (stop < dataLine.length() && Character.isDigit(dataLine.charAt(stop))) {
+      stop++;
+    }
+    return Long.parseLong(dataLine.substring(end, stop));
+  }
+
+  private static double percentile(long[] sorted, double q) {
+    return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+  }
+
+  /** Wraps the script driver so every emitted assistant message is timed. Thread-safe. */
+  private static final class TimedDriver implements AgentDriver {
+    private final AgentDriver delegate;
+    private final Map<Long, ConcurrentLinkedQueue<Long>> emitted;
+
+    TimedDriver(AgentDriver delegate, Map<Long, ConcurrentLinkedQueue<Long>> emitted) {
+      this.delegate = delegate;
+      this.emitted = emitted;
+    }
+
+    @Override
+    public String id() {
+      return delegate.id();
+    }
+
+    @Override
+    public DriverCapabilities capabilities() {
+      return delegate.capabilities();
+    }
+
+    @Override
+    public void run(TurnRequest request, TurnContext context) throws Exception {
+      ConcurrentLinkedQueue<Long> times = emitted.get(request.taskId());
+      delegate.run(request, new TurnContext() {
+        @Override
+        public void emit(TurnEvent event) {
+          if (event instanceof TurnEvent.AssistantMessage) {
+            times.add(System.nanoTime());
+          }
+          context.emit(event);
+        }
+
+        @Override
+        public PermissionVerdict requestPermission(PermissionRequest permission) {
+          return context.requestPermission(permission);
+        }
+
+        @Override
+        public Optional<String> ask(String question, List<String> options) {
+          return context.ask(question, options);
+        }
+
+        @Override
+        public Optional<String> awaitNextMessage() {
+          return context.awaitNextMessage();
+        }
+
+        @Override
+        public boolean isStopped() {
+          return context.isStopped();
+        }
+
+        @Override
+        public void onStop(Runnable action) {
+          context.onStop(action);
+        }
+
+        @Override
+        public List<dev.roundhouse.hub.ops.OperationDescriptor> tools() {
+          return context.tools();
+        }
+
+        @Override
+        public JsonNode callTool(String name, JsonNode input) {
+          return context.callTool(name, input);
+        }
+
+        @Override
+        public java.time.Clock clock() {
+          return context.clock();
+        }
+      });
+    }
+  }
+
+  /** Samples VmRSS from /proc/self/status every 50 ms. Thread-safe. */
+  private static final class RssSampler {
+    private final AtomicLong peak = new AtomicLong();
+    private volatile Thread thread;
+
+    void start() {
+      thread = Thread.ofPlatform().daemon(true).name("rss-sampler").start(() -> {
+        while (!Thread.currentThread().isInterrupted()) {
+          peak.accumulateAndGet(current(), Math::max);
+          try {
+            Thread.sleep(50);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      });
+    }
+
+    void stop() throws InterruptedException {
+      thread.interrupt();
+      thread.join();
+      peak.accumulateAndGet(current(), Math::max);
+    }
+
+    long peak() {
+      return peak.get();
+    }
+
+    private static long current() {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+          if (line.startsWith("VmRSS:")) {
+            return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+          }
+        }
+      } catch (IOException | NumberFormatException e) {
+        return 0;
+      }
+      return 0;
+    }
+  }
+}
