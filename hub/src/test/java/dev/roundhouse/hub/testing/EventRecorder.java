@@ -51,6 +51,25 @@ public final class EventRecorder implements AutoCloseable {
     return await(type + " on task " + task, Duration.ofSeconds(20), e -> e.type().equals(type) && Long.valueOf(task).equals(e.taskId()));
   }
 
+  /**
+   * Any event (already read or still to come) that matches, regardless of the cursor: for events whose
+   * place relative to others is not fixed, such as live-only text deltas against replayed stored events.
+   */
+  public Event find(String what, Duration timeout, Predicate<Event> match) {
+    for (Event event : seen) {
+      if (match.test(event)) {
+        return event;
+      }
+    }
+    int saved = cursor;
+    cursor = seen.size();
+    try {
+      return await(what, timeout, match);
+    } finally {
+      cursor = Math.min(saved, cursor);
+    }
+  }
+
   /** Everything read so far. */
   public List<Event> seen() {
     return List.copyOf(seen);
