@@ -25,7 +25,9 @@ public interface TurnContext {
   /**
    * Asks the permission gate whether the agent may use a tool: the read-only allowlist, then the
    * project's remembered rules, otherwise a decision parked on a human. Blocks until decided. A
-   * non-answer of any kind comes back as a denial.
+   * non-answer of any kind comes back as a denial. The gate itself records the request and any denial
+   * in the transcript ({@code turn.permission_requested}, {@code turn.permission_denied}): drivers emit
+   * neither, only what the agent does next.
    */
   PermissionVerdict requestPermission(PermissionRequest request);
 
