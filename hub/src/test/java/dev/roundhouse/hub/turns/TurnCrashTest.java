@@ -38,10 +38,19 @@ class TurnCrashTest {
     });
   }
 
-  /** The child process: a hub with the ticker driver, serving HTTP until it is killed. */
+  /** A driver that asks permission to deploy, and would say so in the transcript. */
+  static TestDriver gate() {
+    return new TestDriver("gate", false, (request, context) -> {
+      PermissionVerdict verdict = context.requestPermission(new PermissionRequest(
+          "c1", "Bash", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), "Run: make deploy", "make deploy"));
+      context.emit(new TurnEvent.AssistantMessage(verdict.allowed() ? "deployed" : "not deployed: " + verdict.reason()));
+    });
+  }
+
+  /** The child process: a hub with the ticker and gate drivers, serving HTTP until it is killed. */
   public static final class ChildHub {
     public static void main(String[] args) throws Exception {
-      Hub hub = Hub.open(HubConfig.forHome(Path.of(args[0])), List.of(ticker()));
+      Hub hub = Hub.open(HubConfig.forHome(Path.of(args[0])), List.of(ticker(), gate()));
       HubServer server = HubServer.start(hub);
       System.out.println("ready " + server.url());
       System.out.flush();
@@ -66,18 +75,24 @@ class TurnCrashTest {
       Files.createDirectories(home.resolve("repo"));
       http.op("project_create", map("name", "web", "path", home.resolve("repo").toString(), "default_agent", "ticker"));
       task = http.op("task_create", map("project", "web", "title", "long turn")).get("id").asLong();
+      long gated = http.op("task_create", map("project", "web", "title", "deploy", "agent", "gate")).get("id").asLong();
+      http.op("turn_start", map("task", gated, "message", "deploy it"));
       http.op("turn_start", map("task", task, "message", "talk"));
       http.op("turn_send", map("task", task, "message", "queued one"));
       http.op("turn_send", map("task", task, "message", "queued two"));
       try (SseTestClient sse = SseTestClient.open(http, "/api/events?after=0")) {
         int ticks = 0;
-        while (ticks < 40) {
+        boolean parked = false;
+        while (ticks < 40 || !parked) {
           SseTestClient.SseEvent event = sse.next(Duration.ofSeconds(20));
           if (event.id() != null) {
             delivered.put(Long.parseLong(event.id()), event.event());
           }
           if (event.event().equals("turn.message")) {
             ticks++;
+          }
+          if (event.event().equals("turn.permission_requested")) {
+            parked = true;
           }
         }
         child.destroyForcibly(); // SIGKILL, mid-turn
@@ -88,7 +103,7 @@ class TurnCrashTest {
       child.destroyForcibly();
     }
 
-    try (Hub restarted = Hub.open(HubConfig.forHome(home), List.of(ticker()))) {
+    try (Hub restarted = Hub.open(HubConfig.forHome(home), List.of(ticker(), gate()))) {
       TurnApi.TurnList turns = restarted.operations().call(
           "turn_list", dev.roundhouse.hub.Actor.USER, Map.of("task", task), TurnApi.TurnList.class);
       Turn turn = turns.turns().getFirst();
@@ -106,10 +121,19 @@ class TurnCrashTest {
       stored.forEach(e -> storedTypes.put(e.seq(), e.type()));
       assertThat(delivered).hasSizeGreaterThan(40);
       assertThat(storedTypes).containsAllEntriesOf(delivered);
-      assertThat(stored.getLast().type()).isEqualTo("turn.ended");
-      assertThat(stored.getLast().data().get("status").asText()).isEqualTo("interrupted");
+      long talking = task;
+      Event last = stored.stream().filter(e -> Long.valueOf(talking).equals(e.taskId())).reduce((a, b) -> b).orElseThrow();
+      assertThat(last.type()).isEqualTo("turn.ended");
+      assertThat(last.data().get("status").asText()).isEqualTo("interrupted");
       assertThat(restarted.runner().runningLoops()).isZero();
-      assertThat(Json.write(restarted.operations().invoke("decision_list", dev.roundhouse.hub.Actor.USER, null))).contains("\"pending\":0");
+      // The permission pending when the hub died was never answered: it expired, which is a denial.
+      var decisions = restarted.operations().invoke("decision_list", dev.roundhouse.hub.Actor.USER,
+          Json.tree(Map.of("include_closed", true)));
+      assertThat(decisions.get("pending").asInt()).isZero();
+      assertThat(decisions.at("/decisions/0/kind").asText()).isEqualTo("permission");
+      assertThat(decisions.at("/decisions/0/status").asText()).isEqualTo("expired");
+      assertThat(decisions.at("/decisions/0/message").asText()).contains("restarted");
+      assertThat(stored).noneMatch(e -> e.type().equals("turn.message") && e.data().path("text").asText().equals("deployed"));
     }
   }
 }
