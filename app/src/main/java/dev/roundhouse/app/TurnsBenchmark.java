@@ -15,13 +15,9 @@ import dev.roundhouse.hub.turns.TurnEvent;
 import dev.roundhouse.hub.turns.TurnRequest;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +92,7 @@ final class TurnsBenchmark {
       }
       double seconds = (System.nanoTime() - start) / 1e9;
       rss.stop();
-      viewer.interrupt();
+      viewer.interrupt(); // the socket closes with the server below
       int count = received.get();
       long[] sorted = Arrays.copyOf(latencies, count);
       Arrays.sort(sorted);
@@ -115,39 +111,42 @@ final class TurnsBenchmark {
     return hub.operations().invoke(op, Actor.USER, Json.tree(input));
   }
 
-  /** Reads the live event stream and matches each turn.message to its emit time, per task, in order. */
+  /**
+   * Reads the live event stream and matches each turn.message to its emit time, per task, in order. A
+   * plain socket speaking HTTP/1.0 (so the stream is not chunked), as lean as a viewer can be, so the
+   * figures are the hub's and not an HTTP client library's.
+   */
   private void view(String url, String token, Map<Long, ConcurrentLinkedQueue<Long>> emitted, long[] latencies,
       AtomicInteger received, CountDownLatch ended, CountDownLatch subscribed) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url + "/api/events"))
-        .header("Authorization", "Bearer " + token).build();
-    try (HttpClient client = HttpClient.newHttpClient()) {
-      HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-      try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-        String type = null;
-        for (String line; (line = lines.readLine()) != null; ) {
-          if (line.startsWith(": roundhouse")) {
-            subscribed.countDown();
-          } else if (line.startsWith("event: ")) {
-            type = line.substring(7);
-          } else if (line.startsWith("data: ") && type != null) {
-            if (type.equals("turn.message")) {
-              long now = System.nanoTime();
-              long task = taskOf(line);
-              Long at = emitted.get(task).poll();
-              if (at != null) {
-                int slot = received.getAndIncrement();
-                if (slot < latencies.length) {
-                  latencies[slot] = now - at;
-                }
+    URI uri = URI.create(url);
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.getOutputStream().write(("GET /api/events HTTP/1.0\r\nHost: " + uri.getHost() + "\r\nAuthorization: Bearer "
+          + token + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      BufferedReader lines = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 1 << 16);
+      String type = null;
+      for (String line; (line = lines.readLine()) != null; ) {
+        if (line.startsWith(": roundhouse")) {
+          subscribed.countDown();
+        } else if (line.startsWith("event: ")) {
+          type = line.substring(7);
+        } else if (line.startsWith("data: ") && type != null) {
+          if (type.equals("turn.message")) {
+            long now = System.nanoTime();
+            Long at = emitted.get(taskOf(line)).poll();
+            if (at != null) {
+              int slot = received.getAndIncrement();
+              if (slot < latencies.length) {
+                latencies[slot] = now - at;
               }
-            } else if (type.equals("turn.ended")) {
-              ended.countDown();
             }
-            type = null;
+          } else if (type.equals("turn.ended")) {
+            ended.countDown();
           }
+          type = null;
         }
       }
-    } catch (IOException | InterruptedException e) {
+    } catch (IOException e) {
       // the run is over
     }
   }
