@@ -1,13 +1,9 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.hub.bench.EventAppendBenchmark;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -60,15 +56,8 @@ final class BenchCommand implements Callable<Integer> {
           new EventAppendBenchmark(scratch, producers, events).run(spec.commandLine().getOut());
       return minRatio != null && result.ratio() < minRatio ? ExitCode.FAILED.status() : ExitCode.OK.status();
     } finally {
-      delete(scratch);
+      ScratchFolders.delete(scratch);
     }
   }
 
-  private static void delete(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the scratch folder " + root, e);
-    }
-  }
 }

@@ -1,13 +1,9 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.drivers.script.ScriptDriver;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -46,11 +42,7 @@ final class BenchTurnsCommand implements Callable<Integer> {
       new TurnsBenchmark(home, turns, events, ScriptDriver::new).run(spec.commandLine().getOut());
       return ExitCode.OK.status();
     } finally {
-      try (Stream<Path> paths = Files.walk(home)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot delete " + home, e);
-      }
+      ScratchFolders.delete(home);
     }
   }
 }

@@ -12,17 +12,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -72,7 +69,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("kept the demo's home: " + home);
         out.println("  look around with: ROUNDHOUSE_HOME=" + home + " ./roundhouse serve");
       } else {
-        delete(home);
+        ScratchFolders.delete(home);
       }
       out.flush();
     }
@@ -164,11 +161,4 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static void delete(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete the demo's home " + root, e);
-    }
-  }
 }
