@@ -274,6 +274,9 @@ public final class Board {
     return store.write(
         w -> {
           Task task = task(w, id);
+          w.runner().activeTurn(id).ifPresent(turn -> {
+            throw new Conflict("task " + id + " has turn " + turn.id() + " " + turn.status() + "; stop it with turn_stop before deleting the task");
+          });
           List<Long> waiters =
               w.blockerEdges(task.projectId()).entrySet().stream()
                   .filter(e -> e.getValue().contains(id))

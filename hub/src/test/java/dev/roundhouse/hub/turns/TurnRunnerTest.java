@@ -181,6 +181,9 @@ class TurnRunnerTest {
     long decision = requested.data().get("decision").asLong();
     assertThat(http.op("decision_list", map()).get("pending").asInt()).isEqualTo(1);
 
+    Reply delete = http.post("/api/ops/task_delete", "{\"task\":" + task + "}");
+    assertThat(delete.status()).isEqualTo(409);
+    assertThat(delete.errorMessage()).contains("stop it with turn_stop before deleting");
     JsonNode stopped = http.op("turn_stop", map("task", task));
     assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
     assertThat(stopActionRan).isTrue();
