@@ -4,8 +4,11 @@ import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.http.HubServer;
+import dev.roundhouse.mcpserver.McpServers;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +18,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code roundhouse serve}: the hub in the foreground. Settings come from the {@code ROUNDHOUSE_*} variables,
+ * {@code roundhouse serve}: the hub in the foreground, with the MCP endpoint at {@code /mcp}. Settings come from the {@code ROUNDHOUSE_*} variables,
  * then the flags. Prints one line when listening, and stops cleanly (server, then hub) on SIGTERM or
  * SIGINT, exiting 0. Exits 4 when another hub holds the home, 5 when the hub cannot start.
  *
@@ -73,8 +76,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     HubServer server;
     try {
-      server = HubServer.start(hub);
-    } catch (RoundhouseException e) {
+      server = HubServer.start(hub, Duration.ofSeconds(15), List.of(McpServers.streamableHttp(hub)));
+    } catch (RoundhouseException | UncheckedIOException e) {
       hub.close();
       return refuse(err, ExitCode.CANNOT_START, e.getMessage());
     }

@@ -1,7 +1,6 @@
 /**
- * The MCP face: Streamable HTTP mounted in the hub's server, and stdio.
- *
- * <p>Empty until the MCP issue lands; it will serve the hub's operation registry as MCP tools, so nothing is
- * declared twice.
+ * The MCP face: the hub's operation registry served as MCP tools over Streamable HTTP at {@code /mcp} on
+ * the hub's own server (see {@link dev.roundhouse.mcpserver.McpServers}). Nothing is declared twice: names,
+ * descriptions, schemas and annotations all come from the registry. See {@code docs/mcp.md}.
  */
 package dev.roundhouse.mcpserver;

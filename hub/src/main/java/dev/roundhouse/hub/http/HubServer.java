@@ -2,6 +2,7 @@ package dev.roundhouse.hub.http;
 
 import dev.roundhouse.hub.Hub;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The hub's HTTP face: the operations under {@code /api/ops}, readable routes for the board and tasks,
@@ -22,11 +23,20 @@ public interface HubServer extends AutoCloseable {
 
   /** Starts serving {@code hub} on its configured address and port. */
   static HubServer start(Hub hub) {
-    return UndertowHubServer.start(hub, Duration.ofSeconds(15));
+    return UndertowHubServer.start(hub, Duration.ofSeconds(15), List.of());
   }
 
   /** As {@link #start(Hub)}, with the interval between SSE keep-alive comments. */
   static HubServer start(Hub hub, Duration keepAlive) {
-    return UndertowHubServer.start(hub, keepAlive);
+    return UndertowHubServer.start(hub, keepAlive, List.of());
+  }
+
+  /**
+   * As {@link #start(Hub, Duration)}, also serving each of {@code mounts} under its path prefix (see
+   * {@link HttpMount}). The server owns the mounts from here on: it closes them when it closes, or at
+   * once when it cannot start.
+   */
+  static HubServer start(Hub hub, Duration keepAlive, List<? extends HttpMount> mounts) {
+    return UndertowHubServer.start(hub, keepAlive, mounts);
   }
 }

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -28,22 +29,29 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   private final Guard guard;
   private final ApiRoutes routes;
   private final EventStreamHandler events;
+  private final List<HttpMount> mounts;
   private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
   private Undertow undertow;
   private int port;
   private String url;
 
-  private UndertowHubServer(Hub hub, Duration keepAlive) {
+  private UndertowHubServer(Hub hub, Duration keepAlive, List<? extends HttpMount> mounts) {
     this.hub = hub;
+    this.mounts = List.copyOf(mounts);
     this.guard = new Guard(hub.token(), hub.config());
     this.events = new EventStreamHandler(hub, keepAlive);
     this.routes = new ApiRoutes(hub, events);
   }
 
-  static UndertowHubServer start(Hub hub, Duration keepAlive) {
+  static UndertowHubServer start(Hub hub, Duration keepAlive, List<? extends HttpMount> mounts) {
     HubConfig config = hub.config();
-    checkBindAllowed(config);
-    UndertowHubServer server = new UndertowHubServer(hub, keepAlive);
+    try {
+      checkBindAllowed(config);
+    } catch (RuntimeException e) {
+      closeAll(mounts);
+      throw e;
+    }
+    UndertowHubServer server = new UndertowHubServer(hub, keepAlive, mounts);
     server.undertow =
         Undertow.builder()
             .addHttpListener(config.port(), config.bind())
@@ -57,6 +65,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       server.undertow.start();
     } catch (RuntimeException e) {
       server.requests.shutdownNow();
+      closeAll(server.mounts);
       throw new RoundhouseException(
           "port_unavailable",
           "cannot listen on " + config.bind() + ":" + config.port() + ": " + rootMessage(e)
@@ -100,8 +109,14 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       exchange.dispatch(requests, this);
       return;
     }
+    String path = exchange.getRequestPath();
+    for (HttpMount mount : mounts) {
+      if (mount.serves(path)) {
+        serveMount(mount, exchange);
+        return;
+      }
+    }
     try {
-      String path = exchange.getRequestPath();
       boolean health = path.equals("/api/health");
       guard.check(exchange, !health);
       if (path.equals("/api/events")) {
@@ -111,6 +126,24 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       }
     } catch (Throwable failure) {
       HttpErrors.send(exchange, failure);
+    }
+  }
+
+  private static void serveMount(HttpMount mount, HttpServerExchange exchange) {
+    try {
+      mount.handler().handleRequest(exchange);
+    } catch (Throwable failure) {
+      HttpErrors.send(exchange, failure);
+    }
+  }
+
+  private static void closeAll(List<? extends HttpMount> mounts) {
+    for (HttpMount mount : mounts) {
+      try {
+        mount.close();
+      } catch (RuntimeException e) {
+        log.warn("closing the mount at {} failed", mount.prefix(), e);
+      }
     }
   }
 
@@ -128,6 +161,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   public void close() {
     undertow.stop();
     requests.shutdownNow();
+    closeAll(mounts);
   }
 
   private static String rootMessage(Throwable e) {

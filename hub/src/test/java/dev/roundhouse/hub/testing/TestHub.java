@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.http.HubServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -51,11 +53,28 @@ public final class TestHub implements AutoCloseable {
 
   public static TestHub start(
       UnaryOperator<HubConfig> configure, Duration keepAlive, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
+    return start(configure, keepAlive, drivers, hub -> java.util.List.of());
+  }
+
+  /**
+   * A hub whose server also serves the mounts {@code mounts} makes for it (such as the MCP endpoint); the
+   * server closes them when the test hub closes.
+   */
+  public static TestHub withMounts(
+      UnaryOperator<HubConfig> configure, Function<Hub, java.util.List<? extends HttpMount>> mounts) {
+    return start(configure, Duration.ofSeconds(15), java.util.List.of(), mounts);
+  }
+
+  private static TestHub start(
+      UnaryOperator<HubConfig> configure,
+      Duration keepAlive,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     try {
       Path home = Files.createTempDirectory("roundhouse-test-");
       Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers);
       try {
-        return new TestHub(home, hub, HubServer.start(hub, keepAlive));
+        return new TestHub(home, hub, HubServer.start(hub, keepAlive, mounts.apply(hub)));
       } catch (RuntimeException e) {
         hub.close();
         throw e;

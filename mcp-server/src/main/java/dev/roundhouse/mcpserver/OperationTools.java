@@ -1,0 +1,66 @@
+package dev.roundhouse.mcpserver;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.ops.OperationAnnotations;
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operation registry as MCP tools: one tool per operation, with the operation's name, description,
+ * input and output schemas and annotations, whose call runs {@link OperationRegistry#invoke} for the calling
+ * client. Stateless; thread-safe.
+ */
+final class OperationTools {
+  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
+  /** The actor's client name when the client did not say who it is. */
+  static final String UNNAMED_CLIENT = "mcp";
+
+  private OperationTools() {}
+
+  /** A tool for each operation registered now, in the registry's order. */
+  static List<SyncToolSpecification> of(OperationRegistry registry) {
+    return registry.list().stream().map(descriptor -> tool(registry, descriptor)).toList();
+  }
+
+  static SyncToolSpecification tool(OperationRegistry registry, OperationDescriptor descriptor) {
+    McpSchema.Tool.Builder tool =
+        McpSchema.Tool.builder(descriptor.name(), asMap(descriptor.inputSchema()))
+            .description(descriptor.description())
+            .annotations(annotations(descriptor.annotations()));
+    if (descriptor.outputSchema() != null && descriptor.outputSchema().isObject()) {
+      tool.outputSchema(asMap(descriptor.outputSchema()));
+    }
+    String name = descriptor.name();
+    return SyncToolSpecification.builder()
+        .tool(tool.build())
+        .callHandler((exchange, request) -> ToolResults.run(name, () -> registry.invoke(name, actor(exchange), arguments(request))))
+        .build();
+  }
+
+  /** The external client calling: {@code client:<clientInfo.name>}, or {@code client:mcp} when unnamed. */
+  static Actor actor(McpSyncServerExchange exchange) {
+    McpSchema.Implementation info = exchange.getClientInfo();
+    String name = info == null || info.name() == null || info.name().isBlank() ? UNNAMED_CLIENT : info.name().strip();
+    return Actor.client(name);
+  }
+
+  private static JsonNode arguments(McpSchema.CallToolRequest request) {
+    return request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
+  }
+
+  private static McpSchema.ToolAnnotations annotations(OperationAnnotations effect) {
+    return new McpSchema.ToolAnnotations(null, effect.readOnly(), effect.destructive(), effect.idempotent(), false, null);
+  }
+
+  static Map<String, Object> asMap(JsonNode object) {
+    return Json.mapper().convertValue(object, OBJECT);
+  }
+}

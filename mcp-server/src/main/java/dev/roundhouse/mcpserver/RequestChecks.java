@@ -1,0 +1,91 @@
+package dev.roundhouse.mcpserver;
+
+import dev.roundhouse.hub.HubConfig;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import java.net.URI;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What every request to the MCP endpoint must pass before the SDK sees it, in this order: a present and
+ * foreign {@code Origin} is refused, and so is a {@code Host} that is not this machine while the hub is
+ * bound to loopback (both defend against DNS rebinding; 403); a {@code MCP-Protocol-Version} this server
+ * does not speak (400); a missing or wrong bearer token (401). Immutable; thread-safe.
+ */
+final class RequestChecks {
+  static final Set<String> PROTOCOL_VERSIONS =
+      Set.of(
+          ProtocolVersions.MCP_2024_11_05,
+          ProtocolVersions.MCP_2025_03_26,
+          ProtocolVersions.MCP_2025_06_18,
+          ProtocolVersions.MCP_2025_11_25);
+  private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+  private final McpToken token;
+  private final Set<String> allowedOrigins;
+  private final boolean checkHost;
+
+  /** Why a request was refused: the HTTP status, a sentence, and whether to ask for a bearer token. */
+  record Refusal(int status, String message, boolean challenge) {}
+
+  RequestChecks(McpToken token, HubConfig config) {
+    this.token = token;
+    this.allowedOrigins = Set.copyOf(config.allowedOrigins().stream().map(o -> o.strip().toLowerCase(Locale.ROOT)).toList());
+    this.checkHost = !config.allowRemote();
+  }
+
+  /** The first check {@code headers} (a header's first value by name, or null) fail, if any. */
+  Optional<Refusal> check(Function<String, String> headers) {
+    String origin = headers.apply("Origin");
+    if (origin != null && !originAllowed(origin)) {
+      return Optional.of(new Refusal(403,
+          "requests from the browser origin '" + origin + "' are refused; allow it with ROUNDHOUSE_ALLOWED_ORIGINS", false));
+    }
+    String host = headers.apply("Host");
+    if (checkHost && host != null && !LOOPBACK_HOSTS.contains(hostName(host))) {
+      return Optional.of(new Refusal(403, "the Host '" + host + "' is not this machine; use 127.0.0.1 or localhost", false));
+    }
+    String version = headers.apply("MCP-Protocol-Version");
+    if (version != null && !PROTOCOL_VERSIONS.contains(version.strip())) {
+      return Optional.of(new Refusal(400,
+          "unsupported MCP-Protocol-Version '" + version + "'; this server speaks " + String.join(", ", PROTOCOL_VERSIONS.stream().sorted().toList()), false));
+    }
+    String authorization = headers.apply("Authorization");
+    if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Optional.of(new Refusal(401,
+          "missing 'Authorization: Bearer <token>'; the MCP token is in " + token.file() + " (see docs/mcp.md)", true));
+    }
+    if (!token.matches(authorization.substring(7).strip())) {
+      return Optional.of(new Refusal(401, "the bearer token is not this hub's MCP token (" + token.file() + ")", true));
+    }
+    return Optional.empty();
+  }
+
+  private boolean originAllowed(String origin) {
+    String normalized = origin.strip().toLowerCase(Locale.ROOT);
+    if (allowedOrigins.contains(normalized)) {
+      return true;
+    }
+    try {
+      URI uri = URI.create(normalized);
+      return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null
+          && LOOPBACK_HOSTS.contains(uri.getHost())
+          && (uri.getPath() == null || uri.getPath().isEmpty());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static String hostName(String hostHeader) {
+    String host = hostHeader.strip().toLowerCase(Locale.ROOT);
+    if (host.startsWith("[")) {
+      int end = host.indexOf(']');
+      return end < 0 ? host : host.substring(0, end + 1);
+    }
+    int colon = host.lastIndexOf(':');
+    return colon < 0 ? host : host.substring(0, colon);
+  }
+}

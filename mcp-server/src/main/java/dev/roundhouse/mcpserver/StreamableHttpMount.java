@@ -1,0 +1,125 @@
+package dev.roundhouse.mcpserver;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.http.HttpMount;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.undertow.server.HttpHandler;
+import io.undertow.servlet.Servlets;
+import io.undertow.servlet.api.DeploymentInfo;
+import io.undertow.servlet.api.DeploymentManager;
+import io.undertow.servlet.api.ServletStackTraces;
+import io.undertow.servlet.util.ImmediateInstanceFactory;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.ServletException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
+ * {@link McpServers#PATH} on the hub's server. In front of it, two filters (both async-supported, as the
+ * servlet is): {@link CleanErrorsFilter} and {@link GuardFilter}. Tool calls run on the request's virtual
+ * thread ({@code immediateExecution}).
+ *
+ * <p>Thread-safe. {@link #close()} closes the MCP sessions and undeploys, once.
+ */
+final class StreamableHttpMount implements HttpMount {
+  private static final Logger log = LoggerFactory.getLogger(StreamableHttpMount.class);
+
+  private final McpSyncServer server;
+  private final DeploymentManager deployment;
+  private final HttpHandler handler;
+  private final ExecutorService executor;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private StreamableHttpMount(McpSyncServer server, DeploymentManager deployment, HttpHandler handler, ExecutorService executor) {
+    this.server = server;
+    this.deployment = deployment;
+    this.handler = handler;
+    this.executor = executor;
+  }
+
+  static StreamableHttpMount create(Hub hub, McpToken token) {
+    HttpServletStreamableServerTransportProvider transport =
+        HttpServletStreamableServerTransportProvider.builder()
+            .mcpEndpoint(McpServers.PATH)
+            .maxRequestSize(hub.config().maxBodyBytes())
+            .build();
+    McpSyncServer server =
+        McpServer.sync(transport)
+            .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
+            .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+            .jsonSchemaValidator(new TrustedSchemas())
+            .validateToolInputs(false)
+            .immediateExecution(true)
+            .tools(OperationTools.of(hub.operations()))
+            .build();
+    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    DeploymentInfo info =
+        Servlets.deployment()
+            .setClassLoader(StreamableHttpMount.class.getClassLoader())
+            .setContextPath("/")
+            .setDeploymentName("roundhouse-mcp")
+            .setServletStackTraces(ServletStackTraces.NONE)
+            .setExecutor(executor)
+            .setAsyncExecutor(executor)
+            .addServlet(
+                Servlets.servlet("mcp", HttpServletStreamableServerTransportProvider.class, new ImmediateInstanceFactory<>(transport))
+                    .addMapping(McpServers.PATH)
+                    .setAsyncSupported(true)
+                    .setLoadOnStartup(1))
+            .addFilter(filter("clean-errors", new CleanErrorsFilter()))
+            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, hub.config()))))
+            .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST);
+    DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
+    deployment.deploy();
+    try {
+      return new StreamableHttpMount(server, deployment, deployment.start(), executor);
+    } catch (ServletException e) {
+      server.close();
+      executor.shutdownNow();
+      throw new RoundhouseException("mcp_unavailable", "cannot start the MCP endpoint: " + e.getMessage(), e);
+    }
+  }
+
+  private static <F extends Filter> io.undertow.servlet.api.FilterInfo filter(String name, F filter) {
+    @SuppressWarnings("unchecked")
+    Class<F> type = (Class<F>) filter.getClass();
+    return Servlets.filter(name, type, new ImmediateInstanceFactory<>(filter)).setAsyncSupported(true);
+  }
+
+  @Override
+  public String prefix() {
+    return McpServers.PATH;
+  }
+
+  @Override
+  public HttpHandler handler() {
+    return handler;
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      server.close();
+      deployment.stop();
+      deployment.undeploy();
+    } catch (ServletException | RuntimeException e) {
+      log.warn("closing the MCP endpoint failed", e);
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package dev.roundhouse.mcpserver;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+
+/** Real MCP Java SDK clients for a test hub's {@code /mcp}. Stateless. */
+final class McpClients {
+  private McpClients() {}
+
+  /** An initialized client named {@code name}, sending {@code token}. */
+  static McpSyncClient connect(String baseUrl, String token, String name) {
+    HttpClientStreamableHttpTransport transport =
+        HttpClientStreamableHttpTransport.builder(baseUrl)
+            .endpoint(McpServers.PATH)
+            .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    McpSyncClient client =
+        McpClient.sync(transport)
+            .clientInfo(McpSchema.Implementation.builder(name, "1.0").build())
+            .requestTimeout(Duration.ofSeconds(20))
+            // The SDK's default validator needs a newer json-schema-validator than the hub ships;
+            // McpHttpTest checks the structured results against the registry's schemas itself.
+            .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+            .build();
+    client.initialize();
+    return client;
+  }
+}
