@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
     description = "A headless hub for coding agents. See docs/cli.md.",
     subcommands = {
       ServeCommand.class,
+      McpCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
       EventsCommand.class,
