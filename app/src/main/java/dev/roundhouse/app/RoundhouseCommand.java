@@ -17,9 +17,9 @@ import picocli.CommandLine.Spec;
     description = "A headless hub for coding agents. See docs/cli.md.",
     subcommands = {
       ServeCommand.class,
-      McpCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
+      McpCommand.class,
       EventsCommand.class,
       OpsCommand.class,
       DoctorCommand.class,
