@@ -386,7 +386,7 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
     CompletableFuture.delayedExecutor(settings.progressDelay().toMillis(), TimeUnit.MILLISECONDS, executor)
         .execute(
             () -> {
-              if (call.isDone()) {
+              if (call.isDone() && !settings.progressDelay().isZero()) {
                 begun.cancel(false);
                 return;
               }
