@@ -5,13 +5,23 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.eclipse.lsp4j.jsonrpc.Endpoint;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.jsonrpc.MessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.json.MessageJsonHandler;
+import org.eclipse.lsp4j.jsonrpc.json.StreamMessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode;
+import org.eclipse.lsp4j.jsonrpc.services.ServiceEndpoints;
 
 /**
  * The LSP face: serves one client over a pair of streams (stdin and stdout for {@code roundhouse lsp}) as a
@@ -24,6 +34,38 @@ import org.eclipse.lsp4j.jsonrpc.Launcher;
  */
 public final class LspBridge {
   private LspBridge() {}
+
+  /**
+   * LSP4J answers an unknown request whose method starts with {@code $/} with a null result; the LSP
+   * specification asks for -32601 (the bridge supports no {@code $/} request, only the
+   * {@code $/cancelRequest} notification, which LSP4J handles before the endpoint).
+   */
+  private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
+    @Override
+    protected RemoteEndpoint createRemoteEndpoint(MessageJsonHandler jsonHandler) {
+      MessageConsumer outgoing = wrapMessageConsumer(new StreamMessageConsumer(output, jsonHandler));
+      Endpoint local = ServiceEndpoints.toEndpoint(localServices);
+      Endpoint strict =
+          new Endpoint() {
+            @Override
+            public CompletableFuture<?> request(String method, Object parameter) {
+              if (method.startsWith("$/")) {
+                return CompletableFuture.failedFuture(
+                    new ResponseErrorException(new ResponseError(ResponseErrorCode.MethodNotFound, "Unsupported request method: " + method, null)));
+              }
+              return local.request(method, parameter);
+            }
+
+            @Override
+            public void notify(String method, Object parameter) {
+              local.notify(method, parameter);
+            }
+          };
+      RemoteEndpoint endpoint = new RemoteEndpoint(outgoing, strict);
+      jsonHandler.setMethodProvider(endpoint);
+      return endpoint;
+    }
+  }
 
   /**
    * How the bridge behaves. Immutable.
@@ -64,7 +106,7 @@ public final class LspBridge {
             });
     try {
       Launcher<RoundhouseClient> launcher =
-          new Launcher.Builder<RoundhouseClient>()
+          new StrictBuilder()
               .setLocalService(server)
               .setRemoteInterface(RoundhouseClient.class)
               .setInput(in)
