@@ -126,7 +126,7 @@ public final class LspBridge {
       }
       return server.shutdownRequested() ? 0 : 1;
     } finally {
-      server.stopFollowers();
+      server.close();
       executor.shutdownNow();
     }
   }

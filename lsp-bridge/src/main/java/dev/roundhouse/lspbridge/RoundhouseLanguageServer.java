@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -51,6 +53,8 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
       List.of("operations", "call", "board", "task", "decisions", "answerDecision", "subscribe", "unsubscribe");
   static final List<String> NOTIFICATIONS = List.of("event", "decision", "decisionClosed", "connection");
 
+  static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(10);
+
   private final Supplier<HubAddress> locator;
   private final HubHttp hub;
   private final LspBridge.Settings settings;
@@ -63,6 +67,7 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
   private EventFollower subscription;
   private DecisionRelay relay;
   private volatile boolean shutdownRequested;
+  private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
 
   RoundhouseLanguageServer(Supplier<HubAddress> locator, LspBridge.Settings settings, ExecutorService executor, Runnable onExit) {
     this.locator = locator;
@@ -138,7 +143,10 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
   public CompletableFuture<Object> shutdown() {
     shutdownRequested = true;
     stopFollowers();
-    return CompletableFuture.completedFuture(null);
+    // Answer shutdown once the hub calls already asked for have answered (or after a bound).
+    return CompletableFuture.allOf(inFlight.toArray(CompletableFuture<?>[]::new))
+        .orTimeout(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)
+        .handle((done, failure) -> null);
   }
 
   @Override
@@ -165,6 +173,11 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
     if (oldRelay != null) {
       oldRelay.close();
     }
+  }
+
+  /** Stops the followers and aborts hub calls still running: the end of the session. */
+  void close() {
+    stopFollowers();
     hub.close();
   }
 
@@ -340,7 +353,7 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
   }
 
   private CompletableFuture<JsonElement> async(Supplier<JsonElement> work) {
-    return CompletableFuture.supplyAsync(
+    CompletableFuture<JsonElement> call = CompletableFuture.supplyAsync(
         () -> {
           try {
             return work.get();
@@ -349,6 +362,9 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
           }
         },
         executor);
+    inFlight.add(call);
+    call.whenComplete((result, failure) -> inFlight.remove(call));
+    return call;
   }
 
   /** A hub failure as the LSP error a client sees: the hub's sentence, its code and status in {@code data}. */
