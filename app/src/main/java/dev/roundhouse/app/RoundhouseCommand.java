@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
       OpsCommand.class,
       DoctorCommand.class,
       BenchCommand.class,
-      DemoCommand.class
+      DemoCommand.class,
+      LspCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;

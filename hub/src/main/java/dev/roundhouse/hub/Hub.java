@@ -35,6 +35,9 @@ public interface Hub extends AutoCloseable {
   /** Transcripts by generation. */
   dev.roundhouse.hub.turns.Transcripts transcripts();
 
+  /** Decisions: open, read, and act on answers (for extensions and in-process callers). */
+  dev.roundhouse.hub.ext.DecisionDesk decisions();
+
   /** The local API token. */
   String token();
 
@@ -49,12 +52,20 @@ public interface Hub extends AutoCloseable {
    * opens and migrates the database, and registers the operations.
    */
   static Hub open(HubConfig config) {
-    return RealHub.open(config, java.util.List.of());
+    return RealHub.open(config, java.util.List.of(), java.util.List.of());
   }
 
   /** As {@link #open(HubConfig)}, with the agent drivers turns can use. */
   static Hub open(HubConfig config, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
-    return RealHub.open(config, drivers);
+    return RealHub.open(config, drivers, java.util.List.of());
+  }
+
+  /** As {@link #open(HubConfig, java.util.List)}, with extensions that add operations and decision kinds. */
+  static Hub open(
+      HubConfig config,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions) {
+    return RealHub.open(config, drivers, extensions);
   }
 
   /** This build's version, such as {@code 0.1.0-SNAPSHOT}. */

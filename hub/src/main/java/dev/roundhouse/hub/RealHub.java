@@ -11,7 +11,11 @@ import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnOperations;
 import dev.roundhouse.hub.turns.TurnRunner;
+import dev.roundhouse.hub.ext.DecisionDesk;
+import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.HubExtension;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Wires the store, the event bus and the operations. Thread-safe. */
@@ -26,6 +30,7 @@ final class RealHub implements Hub {
   private final DriverRegistry drivers;
   private final TurnRunner runner;
   private final Transcripts transcripts;
+  private final List<HubExtension> extensions = new ArrayList<>();
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
@@ -41,9 +46,40 @@ final class RealHub implements Hub {
     this.transcripts = new Transcripts(store, drivers);
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store);
+    this.decisions = decisions;
   }
 
-  static RealHub open(HubConfig config, List<? extends AgentDriver> driverList) {
+  private final Decisions decisions;
+
+  private void start(List<? extends HubExtension> list) {
+    ExtensionContext context = new ExtensionContext() {
+      @Override
+      public HubConfig config() {
+        return config;
+      }
+
+      @Override
+      public OperationRegistry operations() {
+        return operations;
+      }
+
+      @Override
+      public EventBus events() {
+        return events;
+      }
+
+      @Override
+      public DecisionDesk decisions() {
+        return decisions;
+      }
+    };
+    for (HubExtension extension : list) {
+      extension.start(context);
+      extensions.add(extension);
+    }
+  }
+
+  static RealHub open(HubConfig config, List<? extends AgentDriver> driverList, List<? extends HubExtension> extensionList) {
     DriverRegistry drivers = new DriverRegistry(driverList);
     HomeLock lock = HomeLock.acquire(config.lockFile(), config.clock().instant());
     try {
@@ -51,11 +87,38 @@ final class RealHub implements Hub {
       EventBus events = new EventBus();
       Store store = Store.sqlite(config.database(), config.clock(), config.maxBatch(), events);
       events.attach(store);
-      return new RealHub(config, lock, store, events, token, drivers);
+      RealHub hub;
+      try {
+        hub = new RealHub(config, lock, store, events, token, drivers);
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+      try {
+        hub.start(extensionList);
+      } catch (RuntimeException e) {
+        hub.closeQuietly();
+        throw e;
+      }
+      return hub;
     } catch (RuntimeException e) {
       lock.close();
       throw e;
     }
+  }
+
+  private void closeQuietly() {
+    try {
+      runner.close();
+      store.close();
+    } catch (RuntimeException e) {
+      // already failing
+    }
+  }
+
+  @Override
+  public DecisionDesk decisions() {
+    return decisions;
   }
 
   @Override
@@ -107,6 +170,13 @@ final class RealHub implements Hub {
   public void close() {
     try {
       runner.close();
+      for (HubExtension extension : extensions.reversed()) {
+        try {
+          extension.close();
+        } catch (RuntimeException e) {
+          org.slf4j.LoggerFactory.getLogger(RealHub.class).warn("extension {} failed to close", extension.name(), e);
+        }
+      }
       store.close();
     } finally {
       lock.close();

@@ -26,12 +26,30 @@ import java.util.function.Consumer;
  * <p>Thread-safe. Waiters are futures in a concurrent map; the store serialises every state change, so an
  * answer and an expiry racing each other resolve to exactly one of them.
  */
-public final class Decisions {
+public final class Decisions implements dev.roundhouse.hub.ext.DecisionDesk {
   private final Store store;
   private final ConcurrentHashMap<Long, CompletableFuture<Decision>> waiters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, AnswerHandler> handlers = new ConcurrentHashMap<>();
 
   public Decisions(Store store) {
     this.store = store;
+  }
+
+  @Override
+  public Decision open(Actor actor, String kind, Long project, Long task, String title, JsonNode request, List<String> options) {
+    return store.write(w -> open(w, kind, project, task, null, actor, title, request, options));
+  }
+
+  @Override
+  public java.util.Optional<Decision> get(long id) {
+    return store.read(r -> r.runner().decision(id));
+  }
+
+  @Override
+  public void onAnswer(String kind, AnswerHandler handler) {
+    if (handlers.putIfAbsent(kind, handler) != null) {
+      throw new IllegalStateException("decisions of kind '" + kind + "' already have a handler");
+    }
   }
 
   /** Opens a decision inside the caller's write, appending {@code decision.opened}. */
@@ -72,21 +90,16 @@ public final class Decisions {
    *     may throw to refuse the answer, leaving the decision pending
    */
   public Decision answer(Actor actor, long id, String answer, String message, Consumer<StoreWriter> beforeClose) {
+    String chosen = answer == null ? "" : answer.strip();
+    Decision current = store.read(r -> r.runner().decision(id)).orElseThrow(() -> notFound(id));
+    check(current, chosen);
+    AnswerHandler handler = handlers.get(current.kind());
+    if (handler != null) {
+      handler.answering(current, chosen, blankToNull(message), actor); // outside the write: it may do I/O
+    }
     Decision closed = store.write(w -> {
       Decision decision = w.runner().decision(id).orElseThrow(() -> notFound(id));
-      if (!decision.pending()) {
-        throw new RoundhouseException.Conflict(
-            "decision " + id + " is already " + decision.status() + (decision.closedAt() == null ? "" : " (since " + decision.closedAt() + ")"));
-      }
-      String chosen = answer == null ? "" : answer.strip();
-      if (decision.options().isEmpty()) {
-        if (chosen.isEmpty()) {
-          throw new RoundhouseException.InvalidInput("decision " + id + " asks a question: the answer must not be empty");
-        }
-      } else if (!decision.options().contains(chosen)) {
-        throw new RoundhouseException.InvalidInput(
-            "'" + chosen + "' is not an answer to decision " + id + "; choose one of " + String.join(", ", decision.options()));
-      }
+      check(decision, chosen);
       beforeClose.accept(w);
       w.runner().closeDecision(id, Decision.ANSWERED, chosen, blankToNull(message), actor, w.now());
       Decision after = w.runner().decision(id).orElseThrow();
@@ -95,6 +108,22 @@ public final class Decisions {
     });
     release(closed);
     return closed;
+  }
+
+  private static void check(Decision decision, String chosen) {
+    long id = decision.id();
+    if (!decision.pending()) {
+      throw new RoundhouseException.Conflict(
+          "decision " + id + " is already " + decision.status() + (decision.closedAt() == null ? "" : " (since " + decision.closedAt() + ")"));
+    }
+    if (decision.options().isEmpty()) {
+      if (chosen.isEmpty()) {
+        throw new RoundhouseException.InvalidInput("decision " + id + " asks a question: the answer must not be empty");
+      }
+    } else if (!decision.options().contains(chosen)) {
+      throw new RoundhouseException.InvalidInput(
+          "'" + chosen + "' is not an answer to decision " + id + "; choose one of " + String.join(", ", decision.options()));
+    }
   }
 
   /** Closes a pending decision without an answer; a no-op (returning it) when it is already closed. */

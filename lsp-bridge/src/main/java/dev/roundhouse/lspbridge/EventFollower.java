@@ -1,0 +1,185 @@
+package dev.roundhouse.lspbridge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Follows the hub's global event stream on a thread of its own and hands every stored event to a
+ * {@link Listener}, in sequence order, each once. After a drop (hub restarted, connection lost, or the hub's
+ * {@code closed} event for a reader that fell behind) it reconnects with {@code Last-Event-ID} set to the
+ * last sequence number handed over, so nothing is missed or repeated; it retries every {@code retryDelay}
+ * until the hub is back. Transient events ({@code seq} 0, such as text deltas) are not on this stream.
+ *
+ * <p>Each connection has its own {@link HubHttp}, so that {@link #close()} can abort a blocked read by
+ * shutting it down.
+ *
+ * <p>Thread-safety: the listener is called on the follower's thread only; {@link #close()} may be called
+ * from any thread (the listener's included) and stops the thread promptly. {@code lock} guards only the
+ * wait between attempts; no I/O and no listener call happens under it.
+ */
+final class EventFollower implements AutoCloseable {
+
+  /** Receives what the follower sees. Called on the follower's thread. */
+  interface Listener {
+    /** One stored event, as the hub sent it ({@code seq}, {@code type}, {@code at}, {@code actor}, …). */
+    void event(long seq, JsonNode event);
+
+    /** The stream is open: for the first time, or again after a drop ({@code resumed} true). */
+    default void connected(boolean resumed, long lastSeq) {}
+
+    /** The stream was lost; the follower is reconnecting. */
+    default void lost(String reason, long lastSeq) {}
+  }
+
+  private final Supplier<HubAddress> locator;
+  private final Duration retryDelay;
+  private final Listener listener;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition closedSignal = lock.newCondition();
+  private final Thread thread;
+  private volatile boolean closed;
+  private volatile HubHttp current;
+
+  /**
+   * Starts following.
+   *
+   * @param after replay every event after this sequence number first; null for live events from now
+   */
+  EventFollower(Supplier<HubAddress> locator, Long after, Duration retryDelay, String name, Listener listener) {
+    this.locator = locator;
+    this.retryDelay = retryDelay;
+    this.listener = listener;
+    this.thread = Thread.ofVirtual().name(name).start(() -> run(after));
+  }
+
+  private void run(Long after) {
+    Long last = after;
+    boolean connectedBefore = false;
+    boolean outage = false;
+    while (!closed) {
+      String lost;
+      boolean resumable = false;
+      try (HubHttp hub = new HubHttp(locator)) {
+        current = hub;
+        if (closed) {
+          break;
+        }
+        InputStream body = hub.openEvents(last);
+        listener.connected(connectedBefore, last == null ? 0 : last);
+        connectedBefore = true;
+        outage = false;
+        Outcome outcome = read(body, last);
+        last = outcome.last();
+        lost = outcome.reason();
+        resumable = outcome.resumable();
+      } catch (RoundhouseException failure) {
+        lost = failure.getMessage();
+      } catch (RuntimeException bug) {
+        lost = "unexpected failure: " + bug;
+      } finally {
+        current = null;
+      }
+      if (closed) {
+        break;
+      }
+      if (resumable) {
+        continue; // the hub asked for it: reconnect at once, quietly
+      }
+      if (!outage) {
+        listener.lost(lost, last == null ? 0 : last);
+        outage = true;
+      }
+      pause();
+    }
+  }
+
+  private record Outcome(Long last, boolean resumable, String reason) {}
+
+  private Outcome read(InputStream body, Long last) {
+    try (body) {
+      SseReader reader = new SseReader(body);
+      while (true) {
+        Optional<SseReader.Item> item = reader.next();
+        if (item.isEmpty()) {
+          return new Outcome(last, false, "the hub ended the stream");
+        }
+        switch (item.get()) {
+          case SseReader.Comment comment -> {
+            // keep-alive
+          }
+          case SseReader.Message message when message.event().equals("closed") -> {
+            return new Outcome(last, true, "the hub closed it: " + message.data());
+          }
+          case SseReader.Message message -> {
+            long seq = sequence(message.id());
+            if (seq > 0 && (last == null || seq > last)) {
+              JsonNode event;
+              try {
+                event = Json.mapper().readTree(message.data());
+              } catch (IOException e) {
+                continue; // not JSON: nothing a client could use
+              }
+              last = seq;
+              listener.event(seq, event);
+            }
+          }
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      return new Outcome(last, false, closed ? "closed" : "connection lost: " + e.getMessage());
+    }
+  }
+
+  private static long sequence(String id) {
+    try {
+      return id == null ? 0 : Long.parseLong(id);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private void pause() {
+    lock.lock();
+    try {
+      long nanos = retryDelay.toNanos();
+      while (!closed && nanos > 0) {
+        nanos = closedSignal.awaitNanos(nanos);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Stops following: aborts the stream being read and any wait between attempts. */
+  @Override
+  public void close() {
+    closed = true;
+    HubHttp hub = current;
+    if (hub != null) {
+      hub.close(); // aborts the response being read
+    }
+    lock.lock();
+    try {
+      closedSignal.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Waits for the follower's thread to end (after {@link #close()}). */
+  boolean awaitEnd(Duration timeout) throws InterruptedException {
+    return thread.join(timeout);
+  }
+}
