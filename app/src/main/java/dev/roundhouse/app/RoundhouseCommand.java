@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
       DoctorCommand.class,
       BenchCommand.class,
       DemoCommand.class,
-      LspCommand.class
+      LspCommand.class,
+      AcpCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;
