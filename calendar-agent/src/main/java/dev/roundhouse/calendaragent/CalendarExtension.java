@@ -1,0 +1,472 @@
+package dev.roundhouse.calendaragent;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.calendaragent.CalendarOps.Busy;
+import dev.roundhouse.calendaragent.CalendarOps.CalendarInfo;
+import dev.roundhouse.calendaragent.CalendarOps.Calendars;
+import dev.roundhouse.calendaragent.CalendarOps.EventDetail;
+import dev.roundhouse.calendaragent.CalendarOps.EventInput;
+import dev.roundhouse.calendaragent.CalendarOps.Events;
+import dev.roundhouse.calendaragent.CalendarOps.FreeBusy;
+import dev.roundhouse.calendaragent.CalendarOps.FreeBusyInput;
+import dev.roundhouse.calendaragent.CalendarOps.NoInput;
+import dev.roundhouse.calendaragent.CalendarOps.RangeInput;
+import dev.roundhouse.calendaragent.CalendarOps.SearchInput;
+import dev.roundhouse.calendaragent.CalendarOps.StageBatchCreate;
+import dev.roundhouse.calendaragent.CalendarOps.StageCreate;
+import dev.roundhouse.calendaragent.CalendarOps.StageDelete;
+import dev.roundhouse.calendaragent.CalendarOps.Staged;
+import dev.roundhouse.calendaragent.CalendarOps.StagedBatch;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.ext.DecisionDesk;
+import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.ops.Operation;
+import dev.roundhouse.hub.ops.OperationAnnotations;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import net.fortuna.ical4j.model.Property;
+import net.fortuna.ical4j.model.component.VEvent;
+
+/**
+ * The calendar agent's hub extension: read-only query operations over the configured calendars, and
+ * proposals ({@code calendar_stage_*}) that open decisions of kind {@value #KIND}. Only a person's
+ * approval commits a proposal, exactly once: a created event's UID is derived from the decision id, so a
+ * retried commit finds it and writes nothing.
+ *
+ * <p>Thread-safe: the store serialises writes per calendar; everything else is immutable.
+ */
+public final class CalendarExtension implements HubExtension {
+  /** The decision kind of calendar proposals. */
+  public static final String KIND = "calendar_proposal";
+
+  static final List<String> OPTIONS = List.of("approve", "reject");
+  private static final Duration SEARCH_WINDOW = Duration.ofDays(366);
+  private static final Duration MAX_RANGE = Duration.ofDays(3 * 366);
+
+  private final CalendarStore store;
+  private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
+
+  public CalendarExtension(List<CalendarSource> calendars) {
+    this.store = new CalendarStore(calendars);
+  }
+
+  @Override
+  public String name() {
+    return "calendar";
+  }
+
+  /** The UID of the event a create proposal adds: derived from its decision, so a retry cannot duplicate it. */
+  public static String uidFor(long decision) {
+    return "roundhouse-proposal-" + decision + "@roundhouse";
+  }
+
+  @Override
+  public void start(ExtensionContext context) {
+    clock.set(context.config().clock());
+    DecisionDesk desk = context.decisions();
+    var ops = context.operations();
+    ops.register(Operation.of("calendar_list",
+        "The configured calendars (id, writable, zone) and the active title categories ('Category - SubCategory').",
+        NoInput.class, Calendars.class, OperationAnnotations.READ, (actor, in) -> list()));
+    ops.register(Operation.of("calendar_events",
+        "Occurrences in [from, to) with recurrence expanded (RRULE, RDATE, EXDATE, moved and cancelled overrides);"
+            + " times need an explicit zone, e.g. 2026-03-02T00:00[Europe/Berlin]. Omit calendar for all.",
+        RangeInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> events(in)));
+    ops.register(Operation.of("calendar_search",
+        "Occurrences whose title, category, location or description contains text (case-insensitive);"
+            + " the range defaults to a year either side of now.",
+        SearchInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> search(in)));
+    ops.register(Operation.of("calendar_free_busy",
+        "Busy intervals in [from, to), merged across calendars (transparent and cancelled events are free).",
+        FreeBusyInput.class, FreeBusy.class, OperationAnnotations.READ, (actor, in) -> freeBusy(in)));
+    ops.register(Operation.of("calendar_event",
+        "One event by calendar and UID: its rule, its raw ICS and, with recurrence_id, that occurrence.",
+        EventInput.class, EventDetail.class, OperationAnnotations.READ, (actor, in) -> event(in)));
+    ops.register(Operation.of("calendar_stage_create",
+        "Propose a new event; nothing is written until a person approves the decision. Title: 'Category - SubCategory - Title'.",
+        StageCreate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageCreate(desk, actor, in)));
+    ops.register(Operation.of("calendar_stage_batch_create",
+        "Propose several new events at once (all validated first); each becomes its own decision.",
+        StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
+    ops.register(Operation.of("calendar_stage_delete",
+        "Propose deleting an event (the whole series with its overrides); nothing is removed until a person approves.",
+        StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
+    desk.onAnswer(KIND, this::answered);
+  }
+
+  // ---- queries
+
+  private Calendars list() {
+    List<CalendarInfo> infos = new ArrayList<>();
+    TreeSet<String> all = new TreeSet<>();
+    for (CalendarSource source : store.sources()) {
+      TreeSet<String> categories = new TreeSet<>();
+      List<VEvent> events = store.read(source.id()).calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
+      for (VEvent event : events) {
+        Titles.parse(Expansion.text(event, Property.SUMMARY)).ifPresent(t -> categories.add(t.categoryPath()));
+      }
+      all.addAll(categories);
+      infos.add(new CalendarInfo(source.id(), source.writable(), source.zone().getId(), events.size(), List.copyOf(categories)));
+    }
+    return new Calendars(infos, List.copyOf(all));
+  }
+
+  private Events events(RangeInput in) {
+    Range range = range(in.from(), in.to());
+    return occurrences(in.calendar(), range.from(), range.to(), limit(in.limit()));
+  }
+
+  private Events search(SearchInput in) {
+    if (in.text() == null || in.text().isBlank()) {
+      throw new RoundhouseException.InvalidInput("text is required");
+    }
+    Instant now = clock.get().instant();
+    Instant from = in.from() == null ? now.minus(SEARCH_WINDOW) : Times.parse("from", in.from()).toInstant();
+    Instant to = in.to() == null ? now.plus(SEARCH_WINDOW) : Times.parse("to", in.to()).toInstant();
+    Range range = checked(from, to);
+    String needle = in.text().strip().toLowerCase(Locale.ROOT);
+    Events all = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
+    List<Occurrence> hits = all.events().stream().filter(o -> matches(o, needle)).toList();
+    int limit = limit(in.limit());
+    boolean capped = all.capped() || hits.size() > limit;
+    List<Occurrence> shown = hits.size() > limit ? hits.subList(0, limit) : hits;
+    return new Events(shown, shown.size(), capped, capped ? capNote() : null);
+  }
+
+  private static boolean matches(Occurrence o, String needle) {
+    for (String field : new String[] {o.title(), o.location(), o.description()}) {
+      if (field != null && field.toLowerCase(Locale.ROOT).contains(needle)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private FreeBusy freeBusy(FreeBusyInput in) {
+    Range range = range(in.from(), in.to());
+    Events events = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
+    List<Instant[]> intervals = new ArrayList<>();
+    for (Occurrence o : events.events()) {
+      if (!o.transparent()) {
+        intervals.add(new Instant[] {max(Instant.parse(o.start()), range.from()), min(Instant.parse(o.end()), range.to())});
+      }
+    }
+    intervals.sort((a, b) -> a[0].compareTo(b[0]));
+    List<Busy> busy = new ArrayList<>();
+    Instant start = null;
+    Instant end = null;
+    for (Instant[] interval : intervals) {
+      if (start != null && !interval[0].isAfter(end)) {
+        end = max(end, interval[1]);
+        continue;
+      }
+      if (start != null) {
+        busy.add(new Busy(start.toString(), end.toString()));
+      }
+      start = interval[0];
+      end = interval[1];
+    }
+    if (start != null) {
+      busy.add(new Busy(start.toString(), end.toString()));
+    }
+    return new FreeBusy(range.from().toString(), range.to().toString(), busy, events.capped());
+  }
+
+  private EventDetail event(EventInput in) {
+    CalendarSource source = store.source(in.calendar());
+    CalendarStore.Snapshot snapshot = store.read(source.id());
+    List<VEvent> pieces = snapshot.calendar().<VEvent>getComponents(net.fortuna.ical4j.model.Component.VEVENT).stream()
+        .filter(e -> e.getUid().map(u -> u.getValue()).orElse("").equals(in.uid()))
+        .toList();
+    if (pieces.isEmpty()) {
+      throw new RoundhouseException.NotFound("no event '" + in.uid() + "' in calendar '" + source.id() + "'");
+    }
+    VEvent master = pieces.stream().filter(e -> e.getProperty(Property.RECURRENCE_ID).isEmpty()).findFirst().orElse(pieces.getFirst());
+    String rrule = master.getProperty(Property.RRULE).map(Property::getValue).orElse(null);
+    Occurrence occurrence = null;
+    if (in.recurrenceId() != null) {
+      Instant wanted = Times.parse("recurrence_id", in.recurrenceId()).toInstant();
+      // an override may have moved the occurrence anywhere; look a year either way
+      Events around = occurrences(source.id(), wanted.minus(SEARCH_WINDOW), wanted.plus(SEARCH_WINDOW), Integer.MAX_VALUE);
+      occurrence = around.events().stream()
+          .filter(o -> o.uid().equals(in.uid()) && o.recurrenceId() != null && Instant.parse(o.recurrenceId()).equals(wanted))
+          .findFirst()
+          .orElseThrow(() -> new RoundhouseException.NotFound(
+              "event '" + in.uid() + "' has no occurrence at " + wanted + " (cancelled, excluded or not on its rule)"));
+    }
+    return new EventDetail(source.id(), in.uid(), Expansion.text(master, Property.SUMMARY), rrule,
+        rrule != null || master.getProperty(Property.RDATE).isPresent(), pieces.size() - 1, occurrence,
+        String.join("", CalendarStore.eventBlocks(snapshot.text(), in.uid())));
+  }
+
+  private Events occurrences(String calendar, Instant from, Instant to, int limit) {
+    List<CalendarSource> sources = calendar == null ? store.sources() : List.of(store.source(calendar));
+    List<Occurrence> all = new ArrayList<>();
+    boolean capped = false;
+    for (CalendarSource source : sources) {
+      Expansion.Result result = Expansion.expand(
+          source.id(), store.read(source.id()).calendar(), source.zone(), from, to, Math.min(limit, Expansion.MAX_OCCURRENCES));
+      all.addAll(result.occurrences());
+      capped |= result.capped();
+    }
+    all.sort((a, b) -> a.start().compareTo(b.start()));
+    if (all.size() > limit) {
+      all = new ArrayList<>(all.subList(0, limit));
+      capped = true;
+    }
+    return new Events(List.copyOf(all), all.size(), capped, capped ? capNote() : null);
+  }
+
+  private static String capNote() {
+    return "capped: more occurrences exist than were expanded (at most " + Expansion.MAX_OCCURRENCES
+        + ", and sub-daily rules over a clamped window); narrow the range";
+  }
+
+  private record Range(Instant from, Instant to) {}
+
+  private static Range range(String from, String to) {
+    return checked(Times.parse("from", from).toInstant(), Times.parse("to", to).toInstant());
+  }
+
+  private static Range checked(Instant from, Instant to) {
+    if (!to.isAfter(from)) {
+      throw new RoundhouseException.InvalidInput("to " + to + " is not after from " + from);
+    }
+    if (Duration.between(from, to).compareTo(MAX_RANGE) > 0) {
+      throw new RoundhouseException.InvalidInput("range " + from + " to " + to + " is longer than three years");
+    }
+    return new Range(from, to);
+  }
+
+  private static int limit(Integer limit) {
+    if (limit == null) {
+      return Expansion.MAX_OCCURRENCES;
+    }
+    if (limit < 1) {
+      throw new RoundhouseException.InvalidInput("limit " + limit + " is not positive");
+    }
+    return Math.min(limit, Expansion.MAX_OCCURRENCES);
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  // ---- proposals
+
+  /** A validated new event. */
+  private record NewEvent(CalendarSource calendar, Titles.Title title, ZonedDateTime start, ZonedDateTime end,
+      LocalDate startDate, LocalDate endDate, String location, String description) {
+    boolean allDay() {
+      return startDate != null;
+    }
+
+    Instant startInstant() {
+      return allDay() ? startDate.atStartOfDay(calendar.zone()).toInstant() : start.toInstant();
+    }
+
+    Instant endInstant() {
+      return allDay() ? endDate.atStartOfDay(calendar.zone()).toInstant() : end.toInstant();
+    }
+
+    ZoneId zone() {
+      return allDay() ? calendar.zone() : start.getZone();
+    }
+  }
+
+  private NewEvent validate(StageCreate in) {
+    CalendarSource calendar = store.writable(in.calendar());
+    Titles.Title title = Titles.require(in.title());
+    if (Boolean.TRUE.equals(in.allDay())) {
+      LocalDate start = Times.parseDate("start", in.start());
+      LocalDate end = in.end() == null ? start.plusDays(1) : Times.parseDate("end", in.end());
+      if (!end.isAfter(start)) {
+        throw new RoundhouseException.InvalidInput("end " + end + " is not after start " + start + " (the end date is exclusive)");
+      }
+      return new NewEvent(calendar, title, null, null, start, end, blankToNull(in.location()), blankToNull(in.description()));
+    }
+    ZonedDateTime start = Times.parse("start", in.start());
+    if (in.end() == null) {
+      throw new RoundhouseException.InvalidInput("end is required for a timed event");
+    }
+    ZonedDateTime end = Times.parse("end", in.end()).withZoneSameInstant(start.getZone());
+    if (!end.isAfter(start)) {
+      throw new RoundhouseException.InvalidInput("end " + in.end() + " is not after start " + in.start());
+    }
+    return new NewEvent(calendar, title, start, end, null, null, blankToNull(in.location()), blankToNull(in.description()));
+  }
+
+  private Staged stageCreate(DecisionDesk desk, Actor actor, StageCreate in) {
+    return open(desk, actor, validate(in));
+  }
+
+  private StagedBatch stageBatch(DecisionDesk desk, Actor actor, StageBatchCreate in) {
+    if (in.events() == null || in.events().isEmpty()) {
+      throw new RoundhouseException.InvalidInput("events is empty");
+    }
+    if (in.events().size() > 100) {
+      throw new RoundhouseException.InvalidInput("a batch holds at most 100 events, not " + in.events().size());
+    }
+    List<NewEvent> valid = new ArrayList<>();
+    for (int i = 0; i < in.events().size(); i++) {
+      try {
+        valid.add(validate(in.events().get(i)));
+      } catch (RoundhouseException e) {
+        throw new RoundhouseException.InvalidInput("events[" + i + "]: " + e.getMessage());
+      }
+    }
+    return new StagedBatch(valid.stream().map(event -> open(desk, actor, event)).toList());
+  }
+
+  private Staged open(DecisionDesk desk, Actor actor, NewEvent event) {
+    List<Occurrence> duplicates = Expansion.expand(event.calendar().id(), store.read(event.calendar().id()).calendar(),
+            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES)
+        .occurrences().stream()
+        .filter(o -> o.title().strip().equalsIgnoreCase(event.title().text())
+            && Instant.parse(o.start()).equals(event.startInstant()) && Instant.parse(o.end()).equals(event.endInstant()))
+        .toList();
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "create");
+    request.put("calendar", event.calendar().id());
+    request.putNull("before");
+    ObjectNode after = request.putObject("after");
+    after.put("title", event.title().text());
+    after.put("category", event.title().category());
+    after.put("sub_category", event.title().subCategory());
+    after.put("all_day", event.allDay());
+    after.put("zone", event.zone().getId());
+    after.put("start", event.startInstant().toString());
+    after.put("end", event.endInstant().toString());
+    after.put("start_local", event.allDay() ? event.startDate().toString() : event.start().toLocalDateTime().toString());
+    after.put("end_local", event.allDay() ? event.endDate().toString() : event.end().toLocalDateTime().toString());
+    if (event.location() != null) {
+      after.put("location", event.location());
+    }
+    if (event.description() != null) {
+      after.put("description", event.description());
+    }
+    request.set("duplicates", Json.tree(duplicates));
+    String title = "Add \"" + event.title().text() + "\" to " + event.calendar().id() + " ("
+        + after.get("start_local").asText() + (event.allDay() ? "" : " " + event.zone().getId()) + ")"
+        + (duplicates.isEmpty() ? "" : " — possible duplicate");
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(), title, request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), event.calendar().id(), uidFor(decision.id()), event.title().text(), duplicates);
+  }
+
+  private Staged stageDelete(DecisionDesk desk, Actor actor, StageDelete in) {
+    CalendarSource calendar = store.writable(in.calendar());
+    CalendarStore.Snapshot snapshot = store.read(calendar.id());
+    List<String> blocks = CalendarStore.eventBlocks(snapshot.text(), in.uid());
+    if (blocks.isEmpty()) {
+      throw new RoundhouseException.NotFound("no event '" + in.uid() + "' in calendar '" + calendar.id() + "'");
+    }
+    EventDetail detail = event(new EventInput(calendar.id(), in.uid(), null));
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "delete");
+    request.put("calendar", calendar.id());
+    request.put("uid", in.uid());
+    ObjectNode before = request.putObject("before");
+    before.put("title", detail.title());
+    if (detail.rrule() != null) {
+      before.put("rrule", detail.rrule());
+    }
+    before.put("overrides", detail.overrides());
+    before.put("ics", String.join("", blocks));
+    request.putNull("after");
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(),
+        "Delete \"" + detail.title() + "\"" + (detail.recurring() ? " (whole series)" : "") + " from " + calendar.id(),
+        request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), calendar.id(), in.uid(), detail.title(), List.of());
+  }
+
+  // ---- commits
+
+  private void answered(Decision decision, String answer, String message, Actor actor) {
+    if (!"approve".equals(answer)) {
+      return;
+    }
+    if (actor.isAgent()) {
+      throw new RoundhouseException.Forbidden("agent_cannot_approve",
+          "an agent cannot approve calendar proposal " + decision.id() + "; a person must");
+    }
+    String action = decision.request().path("action").asText();
+    switch (action) {
+      case "create" -> commitCreate(decision);
+      case "delete" -> commitDelete(decision);
+      default -> throw new RoundhouseException.InvalidInput("calendar proposal " + decision.id() + " has unknown action '" + action + "'");
+    }
+  }
+
+  private void commitCreate(Decision decision) {
+    var request = decision.request();
+    String calendar = request.path("calendar").asText();
+    var after = request.path("after");
+    String uid = uidFor(decision.id());
+    ZoneId zone = ZoneId.of(after.path("zone").asText());
+    boolean allDay = after.path("all_day").asBoolean();
+    StringBuilder event = new StringBuilder();
+    line(event, "BEGIN:VEVENT");
+    line(event, IcsText.textLine("UID", uid));
+    line(event, "DTSTAMP:" + IcsText.utc(decision.createdAt()));
+    if (allDay) {
+      line(event, IcsText.dateLine("DTSTART", LocalDate.parse(after.path("start_local").asText())));
+      line(event, IcsText.dateLine("DTEND", LocalDate.parse(after.path("end_local").asText())));
+    } else {
+      line(event, IcsText.timeLine("DTSTART", Instant.parse(after.path("start").asText()).atZone(zone)));
+      line(event, IcsText.timeLine("DTEND", Instant.parse(after.path("end").asText()).atZone(zone)));
+    }
+    line(event, IcsText.textLine("SUMMARY", after.path("title").asText()));
+    line(event, IcsText.textLine("CATEGORIES", after.path("category").asText()));
+    Optional.ofNullable(after.get("location")).ifPresent(v -> line(event, IcsText.textLine("LOCATION", v.asText())));
+    Optional.ofNullable(after.get("description")).ifPresent(v -> line(event, IcsText.textLine("DESCRIPTION", v.asText())));
+    line(event, "X-ROUNDHOUSE-DECISION:" + decision.id());
+    line(event, "END:VEVENT");
+    store.update(calendar, text -> CalendarStore.eventBlocks(text, uid).isEmpty()
+        ? IcsText.withEvent(text, event.toString(), allDay ? null : zone)
+        : text);
+  }
+
+  private void commitDelete(Decision decision) {
+    var request = decision.request();
+    String calendar = request.path("calendar").asText();
+    String uid = request.path("uid").asText();
+    String expected = request.path("before").path("ics").asText();
+    store.update(calendar, text -> {
+      String current = String.join("", CalendarStore.eventBlocks(text, uid));
+      if (current.isEmpty()) {
+        return text; // already deleted: a retry, or someone else removed it
+      }
+      if (!current.equals(expected)) {
+        throw new RoundhouseException.Conflict("event '" + uid + "' in calendar '" + calendar
+            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the deletion again");
+      }
+      return IcsText.withoutEvent(text, uid);
+    });
+  }
+
+  private static void line(StringBuilder out, String line) {
+    out.append(line).append("\r\n");
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text.strip();
+  }
+}
