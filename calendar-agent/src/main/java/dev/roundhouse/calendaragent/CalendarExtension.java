@@ -15,6 +15,7 @@ import dev.roundhouse.calendaragent.CalendarOps.SearchInput;
 import dev.roundhouse.calendaragent.CalendarOps.StageBatchCreate;
 import dev.roundhouse.calendaragent.CalendarOps.StageCreate;
 import dev.roundhouse.calendaragent.CalendarOps.StageDelete;
+import dev.roundhouse.calendaragent.CalendarOps.StageUpdate;
 import dev.roundhouse.calendaragent.CalendarOps.Staged;
 import dev.roundhouse.calendaragent.CalendarOps.StagedBatch;
 import dev.roundhouse.hub.Actor;
@@ -102,8 +103,13 @@ public final class CalendarExtension implements HubExtension {
     ops.register(Operation.of("calendar_stage_batch_create",
         "Propose several new events at once (all validated first); each becomes its own decision.",
         StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
+    ops.register(Operation.of("calendar_stage_update",
+        "Propose changing an event; a recurring one needs scope 'this' (with recurrence_id) or 'all'."
+            + " Nothing changes until a person approves.",
+        StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageUpdate(desk, actor, in)));
     ops.register(Operation.of("calendar_stage_delete",
-        "Propose deleting an event (the whole series with its overrides); nothing is removed until a person approves.",
+        "Propose deleting an event: scope 'all' (default, the whole series) or 'this' (one occurrence, by recurrence_id)."
+            + " Nothing is removed until a person approves.",
         StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
     desk.onAnswer(KIND, this::answered);
   }
@@ -371,30 +377,224 @@ public final class CalendarExtension implements HubExtension {
     return new Staged(decision.id(), decision.status(), event.calendar().id(), uidFor(decision.id()), event.title().text(), duplicates);
   }
 
-  private Staged stageDelete(DecisionDesk desk, Actor actor, StageDelete in) {
-    CalendarSource calendar = store.writable(in.calendar());
-    CalendarStore.Snapshot snapshot = store.read(calendar.id());
-    List<String> blocks = CalendarStore.eventBlocks(snapshot.text(), in.uid());
+  /** The current blocks of one event, for a change staged against them. */
+  private record Current(CalendarSource calendar, String before, List<List<String>> blocks, List<String> master, boolean recurring) {}
+
+  private Current current(String calendarId, String uid) {
+    CalendarSource calendar = store.writable(calendarId);
+    if (uid == null || uid.isBlank()) {
+      throw new RoundhouseException.InvalidInput("uid is required");
+    }
+    List<String> blocks = CalendarStore.eventBlocks(store.read(calendar.id()).text(), uid);
     if (blocks.isEmpty()) {
-      throw new RoundhouseException.NotFound("no event '" + in.uid() + "' in calendar '" + calendar.id() + "'");
+      throw new RoundhouseException.NotFound("no event '" + uid + "' in calendar '" + calendar.id() + "'");
     }
-    EventDetail detail = event(new EventInput(calendar.id(), in.uid(), null));
+    List<List<String>> logical = blocks.stream().map(IcsEdit::unfold).toList();
+    List<String> master = logical.stream().filter(b -> !IcsEdit.isOverride(b)).findFirst()
+        .orElseThrow(() -> new RoundhouseException.Conflict("event '" + uid + "' has overrides but no series; edit it in a calendar app"));
+    boolean recurring = IcsEdit.property(master, "RRULE").isPresent() || IcsEdit.property(master, "RDATE").isPresent();
+    return new Current(calendar, String.join("", blocks), logical, master, recurring);
+  }
+
+  private static String scope(String scope, boolean recurring, String operation) {
+    if (scope == null) {
+      if (recurring && operation.equals("update")) {
+        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id) or 'all'");
+      }
+      return "all";
+    }
+    if (!scope.equals("this") && !scope.equals("all")) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this' or 'all' ('this and following' is not supported yet)");
+    }
+    if (scope.equals("this") && !recurring) {
+      throw new RoundhouseException.InvalidInput("scope 'this' is for recurring events; this one does not recur");
+    }
+    return scope;
+  }
+
+  private Staged stageUpdate(DecisionDesk desk, Actor actor, StageUpdate in) {
+    Current current = current(in.calendar(), in.uid());
+    String scope = scope(in.scope(), current.recurring(), "update");
+    ZoneId calendarZone = current.calendar().zone();
+    Titles.Title title = in.title() == null ? null : Titles.require(in.title());
+    List<ZoneId> zones = new ArrayList<>();
+    List<List<String>> after = new ArrayList<>(current.blocks());
+    Occurrence occurrence = null;
+    if (scope.equals("all")) {
+      boolean moves = in.start() != null || in.end() != null;
+      if (moves && current.recurring()) {
+        throw new RoundhouseException.InvalidInput("moving a whole series is not supported yet: move single occurrences (scope 'this')");
+      }
+      for (int i = 0; i < after.size(); i++) {
+        List<String> block = after.get(i);
+        boolean isMaster = block == current.master();
+        List<String> edited = fields(block, current.master(), isMaster, title, in.location(), in.description());
+        if (isMaster && moves) {
+          edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
+        }
+        if (!edited.equals(block)) {
+          after.set(i, IcsEdit.bumpSequence(edited));
+        }
+      }
+    } else {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'this' needs recurrence_id: the occurrence's original start");
+      }
+      occurrence = event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant original = Instant.parse(occurrence.recurrenceId());
+      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      int index = -1;
+      for (int i = 0; i < after.size(); i++) {
+        Optional<String> rid = IcsEdit.property(after.get(i), "RECURRENCE-ID");
+        if (rid.isPresent() && IcsEdit.instant(rid.get(), calendarZone).equals(original)) {
+          index = i;
+        }
+      }
+      List<String> block;
+      if (index >= 0) {
+        block = after.get(index);
+      } else {
+        block = new ArrayList<>();
+        for (String line : current.master()) {
+          String name = IcsEdit.name(line);
+          if (!List.of("RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "SEQUENCE").contains(name)) {
+            block.add(line);
+          }
+        }
+        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStart, original, calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStart, Instant.parse(occurrence.start()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStart, Instant.parse(occurrence.end()), calendarZone));
+      }
+      List<String> edited = fields(block, block, false, title, in.location(), in.description());
+      edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
+      edited = IcsEdit.bumpSequence(edited);
+      if (index >= 0) {
+        after.set(index, edited);
+      } else {
+        after.add(edited);
+      }
+    }
+    String afterIcs = after.stream().map(IcsEdit::fold).reduce("", String::concat);
+    if (afterIcs.equals(current.before())) {
+      throw new RoundhouseException.InvalidInput("the update changes nothing");
+    }
     ObjectNode request = Json.mapper().createObjectNode();
-    request.put("action", "delete");
-    request.put("calendar", calendar.id());
+    request.put("action", "replace");
+    request.put("calendar", current.calendar().id());
     request.put("uid", in.uid());
+    request.put("scope", scope);
     ObjectNode before = request.putObject("before");
-    before.put("title", detail.title());
-    if (detail.rrule() != null) {
-      before.put("rrule", detail.rrule());
+    before.put("title", Expansion.text(current.master()));
+    if (occurrence != null) {
+      before.set("occurrence", Json.tree(occurrence));
     }
-    before.put("overrides", detail.overrides());
-    before.put("ics", String.join("", blocks));
-    request.putNull("after");
+    before.put("ics", current.before());
+    ObjectNode afterNode = request.putObject("after");
+    afterNode.put("ics", afterIcs);
+    request.set("zones", Json.tree(zones.stream().map(ZoneId::getId).distinct().toList()));
+    String shown = title != null ? title.text() : Expansion.text(current.master());
     Decision decision = desk.open(actor, KIND, null, actor.taskId(),
-        "Delete \"" + detail.title() + "\"" + (detail.recurring() ? " (whole series)" : "") + " from " + calendar.id(),
+        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")" : current.recurring() ? " (whole series)" : "")
+            + " in " + current.calendar().id(),
         request, OPTIONS);
-    return new Staged(decision.id(), decision.status(), calendar.id(), in.uid(), detail.title(), List.of());
+    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
+  }
+
+  /** {@code block} with the given fields set; on the master, overrides still showing the old value follow it. */
+  private static List<String> fields(List<String> block, List<String> master, boolean isMaster, Titles.Title title, String location, String description) {
+    List<String> out = block;
+    out = field(out, master, isMaster, "SUMMARY", title == null ? null : title.text());
+    if (title != null) {
+      out = IcsEdit.set(out, "CATEGORIES", null);
+      out = IcsEdit.set(out, "CATEGORIES", IcsText.textLine("CATEGORIES", title.category()));
+    }
+    out = field(out, master, isMaster, "LOCATION", location);
+    out = field(out, master, isMaster, "DESCRIPTION", description);
+    return out;
+  }
+
+  private static List<String> field(List<String> block, List<String> master, boolean isMaster, String name, String value) {
+    if (value == null) {
+      return block;
+    }
+    if (!isMaster && block != master && !IcsEdit.property(block, name).equals(IcsEdit.property(master, name))) {
+      return block; // an override with its own value keeps it
+    }
+    return IcsEdit.set(block, name, value.isBlank() ? null : IcsText.textLine(name, value.strip()));
+  }
+
+  /** {@code block} moved to {@code start}/{@code end} (either may be absent: the duration is kept). */
+  private static List<String> moved(List<String> block, List<String> source, String start, String end, ZoneId calendarZone, List<ZoneId> zones) {
+    if (start == null && end == null) {
+      return block;
+    }
+    String startLine = IcsEdit.property(source, "DTSTART").orElseThrow();
+    boolean allDay = IcsEdit.value(startLine).strip().length() == 8;
+    Instant oldStart = IcsEdit.instant(startLine, calendarZone);
+    Optional<String> endLine = IcsEdit.property(source, "DTEND");
+    Instant oldEnd = endLine.map(l -> IcsEdit.instant(l, calendarZone)).orElse(oldStart);
+    Duration length = Duration.between(oldStart, oldEnd);
+    List<String> out = IcsEdit.set(block, "DURATION", null);
+    if (allDay) {
+      LocalDate newStart = start == null ? oldStart.atZone(calendarZone).toLocalDate() : Times.parseDate("start", start);
+      LocalDate newEnd = end == null ? newStart.plusDays(Math.max(1, length.toDays())) : Times.parseDate("end", end);
+      if (!newEnd.isAfter(newStart)) {
+        throw new RoundhouseException.InvalidInput("end " + newEnd + " is not after start " + newStart + " (the end date is exclusive)");
+      }
+      out = IcsEdit.set(out, "DTSTART", IcsText.dateLine("DTSTART", newStart));
+      return IcsEdit.set(out, "DTEND", IcsText.dateLine("DTEND", newEnd));
+    }
+    ZonedDateTime newStart = start != null ? Times.parse("start", start)
+        : oldStart.atZone(Expansion.zoneOfLine(startLine, calendarZone));
+    ZonedDateTime newEnd = end != null ? Times.parse("end", end).withZoneSameInstant(newStart.getZone()) : newStart.plus(length);
+    if (!newEnd.isAfter(newStart)) {
+      throw new RoundhouseException.InvalidInput("end " + newEnd + " is not after start " + newStart);
+    }
+    zones.add(newStart.getZone());
+    out = IcsEdit.set(out, "DTSTART", IcsText.timeLine("DTSTART", newStart));
+    return IcsEdit.set(out, "DTEND", IcsText.timeLine("DTEND", newEnd));
+  }
+
+  private Staged stageDelete(DecisionDesk desk, Actor actor, StageDelete in) {
+    Current current = current(in.calendar(), in.uid());
+    String scope = scope(in.scope(), current.recurring(), "delete");
+    String title = Expansion.text(current.master());
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "replace");
+    request.put("calendar", current.calendar().id());
+    request.put("uid", in.uid());
+    request.put("scope", scope);
+    ObjectNode before = request.putObject("before");
+    before.put("title", title);
+    IcsEdit.property(current.master(), "RRULE").ifPresent(rule -> before.put("rrule", IcsEdit.value(rule)));
+    before.put("overrides", current.blocks().size() - 1);
+    before.put("ics", current.before());
+    String decisionTitle;
+    if (scope.equals("all")) {
+      request.putNull("after");
+      decisionTitle = "Delete \"" + title + "\"" + (current.recurring() ? " (whole series)" : "") + " from " + current.calendar().id();
+    } else {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'this' needs recurrence_id: the occurrence's original start");
+      }
+      ZoneId calendarZone = current.calendar().zone();
+      Occurrence occurrence = event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant original = Instant.parse(occurrence.recurrenceId());
+      before.set("occurrence", Json.tree(occurrence));
+      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      List<List<String>> after = new ArrayList<>();
+      for (List<String> block : current.blocks()) {
+        if (block == current.master()) {
+          after.add(IcsEdit.bumpSequence(IcsEdit.add(block, IcsEdit.like("EXDATE", masterStart, original, calendarZone))));
+        } else if (!IcsEdit.instant(IcsEdit.property(block, "RECURRENCE-ID").orElseThrow(), calendarZone).equals(original)) {
+          after.add(block);
+        }
+      }
+      request.putObject("after").put("ics", after.stream().map(IcsEdit::fold).reduce("", String::concat));
+      decisionTitle = "Delete one occurrence of \"" + title + "\" (" + occurrence.startLocal() + ") from " + current.calendar().id();
+    }
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(), decisionTitle, request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
   }
 
   // ---- commits
@@ -410,7 +610,7 @@ public final class CalendarExtension implements HubExtension {
     String action = decision.request().path("action").asText();
     switch (action) {
       case "create" -> commitCreate(decision);
-      case "delete" -> commitDelete(decision);
+      case "replace" -> commitReplace(decision);
       default -> throw new RoundhouseException.InvalidInput("calendar proposal " + decision.id() + " has unknown action '" + action + "'");
     }
   }
@@ -444,21 +644,28 @@ public final class CalendarExtension implements HubExtension {
         : text);
   }
 
-  private void commitDelete(Decision decision) {
+  /**
+   * Replaces an event's blocks: exactly once, and only over the blocks the proposal was staged against. The
+   * file already holding the result is a retry (nothing to do); anything else is a conflict.
+   */
+  private void commitReplace(Decision decision) {
     var request = decision.request();
     String calendar = request.path("calendar").asText();
     String uid = request.path("uid").asText();
     String expected = request.path("before").path("ics").asText();
+    String after = request.path("after").path("ics").asText("");
+    List<ZoneId> zones = new ArrayList<>();
+    request.path("zones").forEach(zone -> zones.add(ZoneId.of(zone.asText())));
     store.update(calendar, text -> {
-      String current = String.join("", CalendarStore.eventBlocks(text, uid));
-      if (current.isEmpty()) {
-        return text; // already deleted: a retry, or someone else removed it
+      String now = String.join("", CalendarStore.eventBlocks(text, uid));
+      if (now.equals(after)) {
+        return text; // a retry: already committed
       }
-      if (!current.equals(expected)) {
+      if (!now.equals(expected)) {
         throw new RoundhouseException.Conflict("event '" + uid + "' in calendar '" + calendar
-            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the deletion again");
+            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the change again");
       }
-      return IcsText.withoutEvent(text, uid);
+      return IcsText.withEventReplaced(text, uid, after, zones);
     });
   }
 

@@ -48,7 +48,31 @@ final class CalendarOps {
 
   record StageBatchCreate(@JsonProperty(required = true) List<StageCreate> events) {}
 
-  record StageDelete(@JsonProperty(required = true) String calendar, @JsonProperty(required = true) String uid) {}
+  /**
+   * Remove an event. {@code scope}: {@code all} (default: the whole series with its overrides) or
+   * {@code this} (one occurrence, named by {@code recurrence_id}: an EXDATE on the series).
+   */
+  record StageDelete(
+      @JsonProperty(required = true) String calendar,
+      @JsonProperty(required = true) String uid,
+      String scope,
+      String recurrenceId) {}
+
+  /**
+   * Change an event. For a recurring event {@code scope} is required: {@code this} (one occurrence, named by
+   * {@code recurrence_id}: written as a RECURRENCE-ID override) or {@code all} (the series' title, location
+   * and description; moving a whole series is not supported yet). Absent fields stay as they are.
+   */
+  record StageUpdate(
+      @JsonProperty(required = true) String calendar,
+      @JsonProperty(required = true) String uid,
+      String scope,
+      String recurrenceId,
+      String title,
+      String start,
+      String end,
+      String location,
+      String description) {}
 
   /** A staged proposal: a pending decision; nothing is written until a person approves it. */
   record Staged(long decision, String status, String calendar, String uid, String title, List<Occurrence> duplicates) {}

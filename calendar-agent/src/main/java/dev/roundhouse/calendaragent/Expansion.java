@@ -155,6 +155,27 @@ final class Expansion {
         emptyToNull(text(event, Property.LOCATION)), emptyToNull(text(event, Property.DESCRIPTION)));
   }
 
+  /** The summary of a block of logical lines, unescaped enough for display. */
+  static String text(List<String> lines) {
+    return IcsEdit.property(lines, "SUMMARY").map(IcsEdit::value).orElse("")
+        .replace("\\,", ",").replace("\\;", ";").replace("\\n", " ").replace("\\\\", "\\");
+  }
+
+  /** The zone a DTSTART content line names: its TZID, UTC for a Z time, else the calendar's. */
+  static ZoneId zoneOfLine(String line, ZoneId calendarZone) {
+    String head = line.substring(0, line.indexOf(':'));
+    for (String part : head.split(";")) {
+      if (part.toUpperCase(java.util.Locale.ROOT).startsWith("TZID=")) {
+        try {
+          return ZoneId.of(part.substring(5).replace("\"", ""));
+        } catch (DateTimeException e) {
+          return calendarZone;
+        }
+      }
+    }
+    return IcsEdit.value(line).strip().endsWith("Z") ? Times.UTC : calendarZone;
+  }
+
   static String text(VEvent event, String property) {
     return event.getProperty(property).map(Property::getValue).orElse("");
   }

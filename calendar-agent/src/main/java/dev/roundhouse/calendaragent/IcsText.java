@@ -97,6 +97,41 @@ final class IcsText {
     return String.join(CRLF, out) + CRLF;
   }
 
+  /**
+   * {@code text} with the VEVENT blocks whose UID is {@code uid} replaced by {@code events} (CRLF lines,
+   * possibly empty) at the place of the first of them, and a VTIMEZONE for each of {@code zones} the file
+   * lacks.
+   */
+  static String withEventReplaced(String text, String uid, String events, List<ZoneId> zones) {
+    List<String> lines = lines(text);
+    List<Block> old = blocks(text).stream().filter(b -> b.name().equals("VEVENT") && uid.equals(b.uid())).toList();
+    if (old.isEmpty()) {
+      throw new IllegalStateException("no event " + uid);
+    }
+    StringBuilder insert = new StringBuilder();
+    for (ZoneId zone : zones) {
+      if (needsTimeZone(zone) && !hasTimeZone(text, zone.getId()) && insert.indexOf("TZID:" + zone.getId() + "\r\n") < 0) {
+        TimeZone timeZone = ZONES.getTimeZone(zone.getId());
+        if (timeZone != null) {
+          insert.append(timeZone.getVTimeZone().toString().replace("\r\n", "\n").replace("\n", CRLF));
+        }
+      }
+    }
+    insert.append(events);
+    List<String> out = new ArrayList<>();
+    int next = 0;
+    for (int i = 0; i < old.size(); i++) {
+      Block block = old.get(i);
+      out.addAll(lines.subList(next, block.first()));
+      if (i == 0) {
+        out.addAll(lines(insert.toString()));
+      }
+      next = block.last() + 1;
+    }
+    out.addAll(lines.subList(next, lines.size()));
+    return String.join(CRLF, out) + CRLF;
+  }
+
   /** {@code text} without the VEVENT blocks whose UID is {@code uid}. */
   static String withoutEvent(String text, String uid) {
     List<String> lines = lines(text);

@@ -384,6 +384,80 @@ class CalendarExtensionTest {
     assertThat(Files.readString(work)).contains("UID:review");
   }
 
+  private List<String> standupStarts() {
+    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work",
+        "from", "2026-03-01T00:00[America/New_York]", "to", "2026-04-01T00:00[America/New_York]");
+    return field(events, "standup", e -> e.get("start_local").asText() + " " + e.get("title").asText());
+  }
+
+  @Test
+  void updatingOneOccurrenceWritesAnOverrideAndKeepsTheSeries() throws IOException {
+    JsonNode staged = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
+        "recurrence_id", "2026-03-30T09:00[America/New_York]", "start", "2026-03-30T10:00[America/New_York]");
+    Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
+    assertThat(decision.request().at("/before/occurrence/start_local").asText()).isEqualTo("2026-03-30T09:00");
+    assertThat(decision.request().at("/after/ics").asText())
+        .contains("RECURRENCE-ID;TZID=America/New_York:20260330T090000", "DTSTART;TZID=America/New_York:20260330T100000",
+            "DTEND;TZID=America/New_York:20260330T103000", "SEQUENCE:1");
+    answer(decision.id(), "approve");
+    assertThat(standupStarts()).containsExactly(
+        "2026-03-02T09:00 Work - Team - Standup", "2026-03-04T09:00 Work - Team - Standup",
+        "2026-03-16T11:00 Work - Team - Standup (moved)", "2026-03-30T10:00 Work - Team - Standup");
+    assertThat(Files.readString(work)).contains("RRULE:FREQ=WEEKLY;COUNT=5", "EXDATE;TZID=America/New_York:20260309T090000");
+  }
+
+  @Test
+  void updatingAnOverriddenOccurrenceEditsThatOverride() throws IOException {
+    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
+        "recurrence_id", "2026-03-16T09:00[America/New_York]", "title", "Work - Team - Standup (in the big room)").get("decision").asLong();
+    answer(id, "approve");
+    assertThat(count(Files.readString(work), "RECURRENCE-ID;TZID=America/New_York:20260316T090000")).isEqualTo(1);
+    assertThat(standupStarts()).contains("2026-03-16T11:00 Work - Team - Standup (in the big room)").hasSize(4);
+  }
+
+  @Test
+  void aWholeSeriesUpdateRetitlesTheSeriesButKeepsOverridesOwnTitles() {
+    assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "title", "Work - Team - Daily"))
+        .hasMessageContaining("say scope 'this'");
+    assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
+            "start", "2026-03-02T10:00[America/New_York]"))
+        .hasMessageContaining("moving a whole series is not supported yet");
+    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
+    answer(id, "approve");
+    assertThat(standupStarts()).containsExactly(
+        "2026-03-02T09:00 Work - Team - Daily", "2026-03-04T09:00 Work - Team - Daily",
+        "2026-03-16T11:00 Work - Team - Standup (moved)", "2026-03-30T09:00 Work - Team - Daily");
+  }
+
+  @Test
+  void movingASingleEventKeepsItsDurationAndARetriedCommitWritesNothing() throws IOException {
+    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
+        .get("decision").asLong();
+    Decision decision = hub.decisions().get(id).orElseThrow();
+    // as if an earlier approval wrote the change and the hub stopped before recording the answer
+    String written = IcsText.withEventReplaced(Files.readString(work), "review", decision.request().at("/after/ics").asText(), List.of());
+    Files.writeString(work, written);
+    answer(id, "approve");
+    assertThat(Files.readString(work)).isEqualTo(written);
+    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-10T00:00Z", "to", "2026-03-11T00:00Z");
+    assertThat(field(events, "review", e -> e.get("start_local").asText() + "-" + e.get("end_local").asText()))
+        .containsExactly("2026-03-10T16:00-2026-03-10T17:00");
+  }
+
+  @Test
+  void deletingOneOccurrenceAddsAnExdateInTheSeriesZone() throws IOException {
+    long first = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
+        "recurrence_id", "2026-03-02T09:00[America/New_York]").get("decision").asLong();
+    answer(first, "approve");
+    long moved = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
+        "recurrence_id", "2026-03-16T09:00[America/New_York]").get("decision").asLong();
+    answer(moved, "approve");
+    String text = Files.readString(work);
+    assertThat(text).contains("EXDATE;TZID=America/New_York:20260302T090000", "EXDATE;TZID=America/New_York:20260316T090000", "RRULE:FREQ=WEEKLY;COUNT=5")
+        .doesNotContain("RECURRENCE-ID;TZID=America/New_York:20260316T090000");
+    assertThat(standupStarts()).containsExactly("2026-03-04T09:00 Work - Team - Standup", "2026-03-30T09:00 Work - Team - Standup");
+  }
+
   @Test
   void calendarsAreConfiguredFromCalendarsJsonInTheHome() throws IOException {
     Files.writeString(home.resolve("calendars.json"), """
