@@ -1,6 +1,8 @@
 package dev.roundhouse.calendaragent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.calendaragent.CalendarOps.Audit;
+import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
 import dev.roundhouse.calendaragent.CalendarOps.Busy;
 import dev.roundhouse.calendaragent.CalendarOps.CalendarInfo;
 import dev.roundhouse.calendaragent.CalendarOps.Calendars;
@@ -27,6 +29,7 @@ import dev.roundhouse.hub.ext.ExtensionContext;
 import dev.roundhouse.hub.ext.HubExtension;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationAnnotations;
+import dev.roundhouse.hub.ops.OperationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,6 +63,7 @@ public final class CalendarExtension implements HubExtension {
 
   private final CalendarStore store;
   private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
+  private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
 
   public CalendarExtension(List<CalendarSource> calendars) {
     this.store = new CalendarStore(calendars);
@@ -78,40 +82,78 @@ public final class CalendarExtension implements HubExtension {
   @Override
   public void start(ExtensionContext context) {
     clock.set(context.config().clock());
+    audit.set(new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, context.config().clock()));
     DecisionDesk desk = context.decisions();
     var ops = context.operations();
-    ops.register(Operation.of("calendar_list",
+    register(ops, Operation.of("calendar_list",
         "The configured calendars (id, writable, zone) and the active title categories ('Category - SubCategory').",
         NoInput.class, Calendars.class, OperationAnnotations.READ, (actor, in) -> list()));
-    ops.register(Operation.of("calendar_events",
+    register(ops, Operation.of("calendar_events",
         "Occurrences in [from, to) with recurrence expanded (RRULE, RDATE, EXDATE, moved and cancelled overrides);"
             + " times need an explicit zone, e.g. 2026-03-02T00:00[Europe/Berlin]. Omit calendar for all.",
         RangeInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> events(in)));
-    ops.register(Operation.of("calendar_search",
+    register(ops, Operation.of("calendar_search",
         "Occurrences whose title, category, location or description contains text (case-insensitive);"
             + " the range defaults to a year either side of now.",
         SearchInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> search(in)));
-    ops.register(Operation.of("calendar_free_busy",
+    register(ops, Operation.of("calendar_free_busy",
         "Busy intervals in [from, to), merged across calendars (transparent and cancelled events are free).",
         FreeBusyInput.class, FreeBusy.class, OperationAnnotations.READ, (actor, in) -> freeBusy(in)));
-    ops.register(Operation.of("calendar_event",
+    register(ops, Operation.of("calendar_event",
         "One event by calendar and UID: its rule, its raw ICS and, with recurrence_id, that occurrence.",
         EventInput.class, EventDetail.class, OperationAnnotations.READ, (actor, in) -> event(in)));
-    ops.register(Operation.of("calendar_stage_create",
+    register(ops, Operation.of("calendar_stage_create",
         "Propose a new event; nothing is written until a person approves the decision. Title: 'Category - SubCategory - Title'.",
         StageCreate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageCreate(desk, actor, in)));
-    ops.register(Operation.of("calendar_stage_batch_create",
+    register(ops, Operation.of("calendar_stage_batch_create",
         "Propose several new events at once (all validated first); each becomes its own decision.",
         StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
-    ops.register(Operation.of("calendar_stage_update",
+    register(ops, Operation.of("calendar_stage_update",
         "Propose changing an event; a recurring one needs scope 'this' (with recurrence_id) or 'all'."
             + " Nothing changes until a person approves.",
         StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageUpdate(desk, actor, in)));
-    ops.register(Operation.of("calendar_stage_delete",
+    register(ops, Operation.of("calendar_stage_delete",
         "Propose deleting an event: scope 'all' (default, the whole series) or 'this' (one occurrence, by recurrence_id)."
             + " Nothing is removed until a person approves.",
         StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
+    register(ops, Operation.of("calendar_audit",
+        "The calendar agent's audit trail, newest first: every query, stage, approval and rejection (operation, actor, time, summary).",
+        AuditInput.class, Audit.class, OperationAnnotations.READ,
+        (actor, in) -> new Audit(audit.get().newest(in == null || in.limit() == null ? CalendarAudit.DEFAULT_CAP : Math.max(1, in.limit())))));
     desk.onAnswer(KIND, this::answered);
+  }
+
+  /** Registers {@code operation} so that every call, answered or refused, is audited (the audit read itself is not). */
+  private void register(OperationRegistry registry, Operation<?, ?> operation) {
+    registry.register(audited(operation));
+  }
+
+  private <I, O> Operation<I, O> audited(Operation<I, O> operation) {
+    if (operation.name().equals("calendar_audit")) {
+      return operation;
+    }
+    return Operation.of(operation.name(), operation.description(), operation.inputType(), operation.outputType(),
+        operation.annotations(), (actor, in) -> {
+          try {
+            O out = operation.handler().apply(actor, in);
+            audit.get().record(operation.name(), actor, summary(in, out));
+            return out;
+          } catch (RoundhouseException e) {
+            audit.get().record(operation.name(), actor, "refused: " + e.getMessage() + " (" + Json.write(in) + ")");
+            throw e;
+          }
+        });
+  }
+
+  private static String summary(Object in, Object out) {
+    String input = Json.write(in);
+    return switch (out) {
+      case Events events -> input + " -> " + events.count() + " occurrences" + (events.capped() ? " (capped)" : "");
+      case Staged staged -> "decision " + staged.decision() + ": " + staged.title() + (staged.duplicates().isEmpty() ? "" : " (possible duplicate)");
+      case StagedBatch batch -> "decisions " + batch.proposals().stream().map(p -> String.valueOf(p.decision())).toList();
+      case FreeBusy busy -> input + " -> " + busy.busy().size() + " busy intervals";
+      default -> input;
+    };
   }
 
   // ---- queries
@@ -207,8 +249,9 @@ public final class CalendarExtension implements HubExtension {
     if (in.recurrenceId() != null) {
       Instant wanted = Times.parse("recurrence_id", in.recurrenceId()).toInstant();
       // an override may have moved the occurrence anywhere; look a year either way
-      Events around = occurrences(source.id(), wanted.minus(SEARCH_WINDOW), wanted.plus(SEARCH_WINDOW), Integer.MAX_VALUE);
-      occurrence = around.events().stream()
+      Expansion.Result around = Expansion.expand(source.id(), snapshot.calendar(), source.zone(),
+          wanted.minus(SEARCH_WINDOW), wanted.plus(SEARCH_WINDOW), Expansion.MAX_OCCURRENCES, in.uid());
+      occurrence = around.occurrences().stream()
           .filter(o -> o.uid().equals(in.uid()) && o.recurrenceId() != null && Instant.parse(o.recurrenceId()).equals(wanted))
           .findFirst()
           .orElseThrow(() -> new RoundhouseException.NotFound(
@@ -600,6 +643,17 @@ public final class CalendarExtension implements HubExtension {
   // ---- commits
 
   private void answered(Decision decision, String answer, String message, Actor actor) {
+    try {
+      commit(decision, answer, actor);
+    } catch (RoundhouseException e) {
+      audit.get().record("decision_answer", actor, "refused " + answer + " of decision " + decision.id() + ": " + e.getMessage());
+      throw e;
+    }
+    audit.get().record("decision_answer", actor, (answer.equals("approve") ? "approved" : answer + "ed") + " decision " + decision.id()
+        + ": " + decision.title() + (message == null || message.isBlank() ? "" : " (" + message + ")"));
+  }
+
+  private void commit(Decision decision, String answer, Actor actor) {
     if (!"approve".equals(answer)) {
       return;
     }

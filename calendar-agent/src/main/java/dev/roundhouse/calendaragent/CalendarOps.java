@@ -78,4 +78,8 @@ final class CalendarOps {
   record Staged(long decision, String status, String calendar, String uid, String title, List<Occurrence> duplicates) {}
 
   record StagedBatch(List<Staged> proposals) {}
+
+  record AuditInput(Integer limit) {}
+
+  record Audit(List<CalendarAudit.Entry> entries) {}
 }

@@ -34,6 +34,7 @@ import net.fortuna.ical4j.model.Calendar;
  */
 final class CalendarStore {
   private final Map<String, CalendarSource> sources;
+  private final List<String> order;
   private final Map<String, Snapshot> cache = new ConcurrentHashMap<>();
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
@@ -49,8 +50,6 @@ final class CalendarStore {
     this.sources = Map.copyOf(byId);
     this.order = List.copyOf(byId.keySet());
   }
-
-  private final List<String> order;
 
   List<CalendarSource> sources() {
     return order.stream().map(sources::get).toList();

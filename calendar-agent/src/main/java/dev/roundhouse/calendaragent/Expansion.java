@@ -45,10 +45,18 @@ final class Expansion {
   private record Piece(VEvent event, String uid, Instant recurrenceId) {}
 
   static Result expand(String calendarId, Calendar calendar, ZoneId calendarZone, Instant from, Instant to, int limit) {
+    return expand(calendarId, calendar, calendarZone, from, to, limit, null);
+  }
+
+  /** Occurrences overlapping [from, to), of the event {@code onlyUid} when it is not null. */
+  static Result expand(String calendarId, Calendar calendar, ZoneId calendarZone, Instant from, Instant to, int limit, String onlyUid) {
     Map<String, Set<Instant>> overridden = new HashMap<>();
     List<Piece> pieces = new ArrayList<>();
     for (VEvent event : calendar.<VEvent>getComponents(net.fortuna.ical4j.model.Component.VEVENT)) {
       String uid = event.getUid().map(u -> u.getValue()).orElse("");
+      if (onlyUid != null && !onlyUid.equals(uid)) {
+        continue;
+      }
       Optional<Property> rid = event.getProperty(Property.RECURRENCE_ID);
       Instant ridInstant = rid.map(p -> instantOf(((DateProperty<?>) p).getDate(), calendarZone)).orElse(null);
       if (ridInstant != null) {
@@ -82,8 +90,8 @@ final class Expansion {
           }
         }
       }
-      if (piece.recurrenceId() != null && isCancelled(event)) {
-        continue;
+      if (isCancelled(event)) {
+        continue; // a cancelled override drops its occurrence; a cancelled series has none
       }
       Set<Period<Temporal>> periods = event.calculateRecurrenceSet(new Period<Temporal>(begin, end));
       Set<Instant> replaced = piece.recurrenceId() == null ? overridden.getOrDefault(piece.uid(), Set.of()) : Set.of();
@@ -95,9 +103,6 @@ final class Expansion {
         }
         boolean overlaps = start.equals(stop) ? !start.isBefore(from) && start.isBefore(to) : start.isBefore(to) && stop.isAfter(from);
         if (!overlaps) {
-          continue;
-        }
-        if (piece.recurrenceId() == null && isCancelled(event)) {
           continue;
         }
         out.add(occurrence(calendarId, piece, recurring || piece.recurrenceId() != null, period, start, stop, calendarZone));

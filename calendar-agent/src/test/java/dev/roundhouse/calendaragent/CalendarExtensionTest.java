@@ -459,6 +459,39 @@ class CalendarExtensionTest {
   }
 
   @Test
+  void queriesStagesApprovalsRejectionsAndRefusalsAreAudited() {
+    invoke("calendar_events", agent, "from", "2026-03-01T00:00Z", "to", "2026-03-02T00:00Z");
+    long approved = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - One",
+        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
+    long rejected = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Two",
+        "start", "2026-03-14T10:00Z", "end", "2026-03-14T11:00Z").get("decision").asLong();
+    answer(approved, "approve");
+    invoke("decision_answer", Actor.USER, "decision", rejected, "answer", "reject", "message", "not that day");
+    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "holidays", "title", "A - B - C", "start", "2026-03-13", "all_day", true));
+
+    List<String> audit = list(invoke("calendar_audit", Actor.USER).get("entries")).stream()
+        .map(e -> e.get("operation").asText() + " " + e.get("actor").asText() + " " + e.get("summary").asText()).toList();
+    assertThat(audit).hasSize(6);
+    assertThat(audit.get(0)).startsWith("calendar_stage_create agent:" + task + " refused: calendar 'holidays' is read-only");
+    assertThat(audit.get(1)).startsWith("decision_answer user rejected decision " + rejected).endsWith("(not that day)");
+    assertThat(audit.get(2)).startsWith("decision_answer user approved decision " + approved);
+    assertThat(audit.get(3)).isEqualTo("calendar_stage_create agent:" + task + " decision " + rejected + ": Work - Meetings - Two");
+    assertThat(audit.get(5)).startsWith("calendar_events agent:" + task).endsWith("-> 0 occurrences");
+  }
+
+  @Test
+  void theAuditKeepsARollingCapAcrossRestarts() {
+    Path file = home.resolve("audit-test.jsonl");
+    CalendarAudit audit = new CalendarAudit(file, 3, java.time.Clock.systemUTC());
+    for (int i = 0; i < 10; i++) {
+      audit.record("calendar_list", Actor.USER, "call " + i);
+    }
+    assertThat(audit.newest(10)).extracting(CalendarAudit.Entry::summary).containsExactly("call 9", "call 8", "call 7");
+    assertThat(new CalendarAudit(file, 3, java.time.Clock.systemUTC()).newest(10)).extracting(CalendarAudit.Entry::summary)
+        .containsExactly("call 9", "call 8", "call 7");
+  }
+
+  @Test
   void calendarsAreConfiguredFromCalendarsJsonInTheHome() throws IOException {
     Files.writeString(home.resolve("calendars.json"), """
         {"calendars":[{"id":"work","path":"%s","writable":true,"zone":"Europe/Berlin"},{"id":"ro","path":"%s"}]}
