@@ -19,12 +19,14 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
+      McpCommand.class,
       EventsCommand.class,
       OpsCommand.class,
       DoctorCommand.class,
       BenchCommand.class,
       DemoCommand.class,
-      LspCommand.class
+      LspCommand.class,
+      AcpCommand.class
     })
 final class RoundhouseCommand implements Runnable {
   @Spec CommandSpec spec;

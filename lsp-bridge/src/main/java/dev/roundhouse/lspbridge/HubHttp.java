@@ -87,7 +87,41 @@ final class HubHttp implements AutoCloseable {
    * answered, so no event published afterwards is missed.
    */
   InputStream openEvents(Long after) {
-    HttpRequest.Builder builder = request("/api/events" + (after == null ? "" : "?after=" + after)).header("Accept", "text/event-stream").GET();
+    return openStream("/api/events", after);
+  }
+
+  /**
+   * Opens one task's event stream after {@code after} (its current generation when null): its stored events
+   * and, live, its transient ones (text deltas, without an id). Returns once the hub has answered.
+   */
+  InputStream openTaskEvents(long task, Long after) {
+    return openStream("/api/tasks/" + task + "/stream", after);
+  }
+
+  /**
+   * The sequence number of the newest stored event: read from the header comment the hub writes first on a
+   * live stream ({@code : roundhouse events after N}).
+   */
+  long latestSeq() {
+    try (InputStream body = openStream("/api/events", null)) {
+      SseReader reader = new SseReader(body);
+      while (true) {
+        java.util.Optional<SseReader.Item> item = reader.next();
+        if (item.isEmpty()) {
+          break;
+        }
+        if (item.get() instanceof SseReader.Comment comment && comment.text().startsWith("roundhouse events after ")) {
+          return Long.parseLong(comment.text().substring("roundhouse events after ".length()).strip());
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      throw new HubErrorException(502, "bad_response", "the hub's event stream did not say where it starts: " + e.getMessage());
+    }
+    throw new HubErrorException(502, "bad_response", "the hub's event stream did not say where it starts");
+  }
+
+  private InputStream openStream(String path, Long after) {
+    HttpRequest.Builder builder = request(path + (after == null ? "" : "?after=" + after)).header("Accept", "text/event-stream").GET();
     if (after != null) {
       builder.header("Last-Event-ID", Long.toString(after));
     }

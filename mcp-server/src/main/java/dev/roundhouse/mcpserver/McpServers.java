@@ -22,6 +22,23 @@ public final class McpServers {
     return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())));
   }
 
+  /**
+   * MCP over stdio for the hub at {@code hubUrl} (its base URL) whose home is {@code home}: relays each
+   * JSON-RPC line of {@code in} to the hub's {@link #PATH} with the MCP token in {@link #tokenFile}, and
+   * writes each message back as one line on {@code out}, until {@code in} ends. Returns the exit status (0).
+   */
+  public static int bridgeStdio(String hubUrl, Path home, java.io.InputStream in, java.io.Writer out) {
+    Path token = tokenFile(home);
+    java.util.function.Supplier<String> read = () -> {
+      try {
+        return dev.roundhouse.hub.LocalToken.read(token);
+      } catch (java.io.IOException e) {
+        return "";
+      }
+    };
+    return new StdioBridge(java.net.URI.create(hubUrl.replaceAll("/+$", "") + PATH), read, out).run(in);
+  }
+
   /** The MCP endpoint's own bearer token: {@code $ROUNDHOUSE_HOME/mcp-token}, not the local API token. */
   public static Path tokenFile(Path home) {
     return home.resolve("mcp-token");

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
  * {@link McpServers#PATH} on the hub's server. In front of it, two filters (both async-supported, as the
- * servlet is): {@link CleanErrorsFilter} and {@link GuardFilter}. Tool calls run on the request's virtual
+ * servlet is): {@link CleanErrorsFilter} and {@link GuardFilter}. Tools come from {@link OperationTools},
+ * resources from {@link HubResources}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
  * thread ({@code immediateExecution}).
  *
  * <p>Thread-safe. {@link #close()} closes the MCP sessions and undeploys, once.
@@ -34,13 +35,15 @@ final class StreamableHttpMount implements HttpMount {
   private static final Logger log = LoggerFactory.getLogger(StreamableHttpMount.class);
 
   private final McpSyncServer server;
+  private final ResourceUpdates updates;
   private final DeploymentManager deployment;
   private final HttpHandler handler;
   private final ExecutorService executor;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private StreamableHttpMount(McpSyncServer server, DeploymentManager deployment, HttpHandler handler, ExecutorService executor) {
+  private StreamableHttpMount(McpSyncServer server, ResourceUpdates updates, DeploymentManager deployment, HttpHandler handler, ExecutorService executor) {
     this.server = server;
+    this.updates = updates;
     this.deployment = deployment;
     this.handler = handler;
     this.executor = executor;
@@ -56,12 +59,18 @@ final class StreamableHttpMount implements HttpMount {
         McpServer.sync(transport)
             .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
             .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+            // tools: listChanged false, as the registry does not change while the hub runs;
+            // resources: subscribe true, listChanged false (the fixed resources never change).
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).completions().build())
             .jsonSchemaValidator(new TrustedSchemas())
             .validateToolInputs(false)
             .immediateExecution(true)
             .tools(OperationTools.of(hub.operations()))
+            .resources(HubResources.resources(hub.operations()))
+            .resourceTemplates(HubResources.templates(hub.operations()))
+            .completions(HubResources.completions(hub.operations()))
             .build();
+    ResourceUpdates updates = ResourceUpdates.start(hub, server);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     DeploymentInfo info =
         Servlets.deployment()
@@ -83,8 +92,9 @@ final class StreamableHttpMount implements HttpMount {
     DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
     deployment.deploy();
     try {
-      return new StreamableHttpMount(server, deployment, deployment.start(), executor);
+      return new StreamableHttpMount(server, updates, deployment, deployment.start(), executor);
     } catch (ServletException e) {
+      updates.close();
       server.close();
       executor.shutdownNow();
       throw new RoundhouseException("mcp_unavailable", "cannot start the MCP endpoint: " + e.getMessage(), e);
@@ -113,6 +123,7 @@ final class StreamableHttpMount implements HttpMount {
       return;
     }
     try {
+      updates.close();
       server.close();
       deployment.stop();
       deployment.undeploy();

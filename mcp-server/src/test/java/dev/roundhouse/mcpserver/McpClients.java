@@ -14,6 +14,11 @@ final class McpClients {
 
   /** An initialized client named {@code name}, sending {@code token}. */
   static McpSyncClient connect(String baseUrl, String token, String name) {
+    return connect(baseUrl, token, name, uri -> {});
+  }
+
+  /** As {@link #connect(String, String, String)}, passing each {@code resources/updated} URI to {@code updated}. */
+  static McpSyncClient connect(String baseUrl, String token, String name, java.util.function.Consumer<String> updated) {
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder(baseUrl)
             .endpoint(McpServers.PATH)
@@ -24,6 +29,7 @@ final class McpClients {
         McpClient.sync(transport)
             .clientInfo(McpSchema.Implementation.builder(name, "1.0").build())
             .requestTimeout(Duration.ofSeconds(20))
+            .resourcesUpdateConsumer(resources -> resources.forEach(resource -> updated.accept(resource.uri())))
             // The SDK's default validator needs a newer json-schema-validator than the hub ships;
             // McpHttpTest checks the structured results against the registry's schemas itself.
             .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))

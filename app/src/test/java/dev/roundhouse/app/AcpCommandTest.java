@@ -1,0 +1,21 @@
+package dev.roundhouse.app;
+
+import static dev.roundhouse.app.CliTestSupport.context;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AcpCommandTest {
+  @TempDir Path emptyHome;
+
+  @Test
+  void withNoHubRunningAcpExits3SayingHowToStartOne() {
+    CliResult result = CliResult.run(context(emptyHome, emptyHome), "acp");
+
+    assertThat(result.exit()).isEqualTo(3);
+    assertThat(result.out()).as("stdout carries only the protocol").isEmpty();
+    assertThat(result.err()).isEqualTo("roundhouse: no hub is running for " + emptyHome + "; start one with ./roundhouse serve\n");
+  }
+}
