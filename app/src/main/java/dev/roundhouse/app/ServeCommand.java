@@ -1,5 +1,7 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.calendaragent.CalendarExtension;
+import dev.roundhouse.calendaragent.CalendarSource;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.RoundhouseException;
@@ -68,7 +70,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     Hub hub;
     try {
-      hub = Hub.open(config, Drivers.all(context, config));
+      hub = Hub.open(config, Drivers.all(context, config),
+          List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()))));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {

@@ -1,0 +1,733 @@
+package dev.roundhouse.calendaragent;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.calendaragent.CalendarOps.Audit;
+import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
+import dev.roundhouse.calendaragent.CalendarOps.Busy;
+import dev.roundhouse.calendaragent.CalendarOps.CalendarInfo;
+import dev.roundhouse.calendaragent.CalendarOps.Calendars;
+import dev.roundhouse.calendaragent.CalendarOps.EventDetail;
+import dev.roundhouse.calendaragent.CalendarOps.EventInput;
+import dev.roundhouse.calendaragent.CalendarOps.Events;
+import dev.roundhouse.calendaragent.CalendarOps.FreeBusy;
+import dev.roundhouse.calendaragent.CalendarOps.FreeBusyInput;
+import dev.roundhouse.calendaragent.CalendarOps.NoInput;
+import dev.roundhouse.calendaragent.CalendarOps.RangeInput;
+import dev.roundhouse.calendaragent.CalendarOps.SearchInput;
+import dev.roundhouse.calendaragent.CalendarOps.StageBatchCreate;
+import dev.roundhouse.calendaragent.CalendarOps.StageCreate;
+import dev.roundhouse.calendaragent.CalendarOps.StageDelete;
+import dev.roundhouse.calendaragent.CalendarOps.StageUpdate;
+import dev.roundhouse.calendaragent.CalendarOps.Staged;
+import dev.roundhouse.calendaragent.CalendarOps.StagedBatch;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.ext.DecisionDesk;
+import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.ops.Operation;
+import dev.roundhouse.hub.ops.OperationAnnotations;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import net.fortuna.ical4j.model.Property;
+import net.fortuna.ical4j.model.component.VEvent;
+
+/**
+ * The calendar agent's hub extension: read-only query operations over the configured calendars, and
+ * proposals ({@code calendar_stage_*}) that open decisions of kind {@value #KIND}. Only a person's
+ * approval commits a proposal, exactly once: a created event's UID is derived from the decision id, so a
+ * retried commit finds it and writes nothing.
+ *
+ * <p>Thread-safe: the store serialises writes per calendar; everything else is immutable.
+ */
+public final class CalendarExtension implements HubExtension {
+  /** The decision kind of calendar proposals. */
+  public static final String KIND = "calendar_proposal";
+
+  static final List<String> OPTIONS = List.of("approve", "reject");
+  private static final Duration SEARCH_WINDOW = Duration.ofDays(366);
+  private static final Duration MAX_RANGE = Duration.ofDays(3 * 366);
+
+  private final CalendarStore store;
+  private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
+  private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
+
+  public CalendarExtension(List<CalendarSource> calendars) {
+    this.store = new CalendarStore(calendars);
+  }
+
+  @Override
+  public String name() {
+    return "calendar";
+  }
+
+  /** The UID of the event a create proposal adds: derived from its decision, so a retry cannot duplicate it. */
+  public static String uidFor(long decision) {
+    return "roundhouse-proposal-" + decision + "@roundhouse";
+  }
+
+  @Override
+  public void start(ExtensionContext context) {
+    clock.set(context.config().clock());
+    audit.set(new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, context.config().clock()));
+    DecisionDesk desk = context.decisions();
+    var ops = context.operations();
+    register(ops, Operation.of("calendar_list",
+        "The configured calendars (id, writable, zone) and the active title categories ('Category - SubCategory').",
+        NoInput.class, Calendars.class, OperationAnnotations.READ, (actor, in) -> list()));
+    register(ops, Operation.of("calendar_events",
+        "Occurrences in [from, to) with recurrence expanded (RRULE, RDATE, EXDATE, moved and cancelled overrides);"
+            + " times need an explicit zone, e.g. 2026-03-02T00:00[Europe/Berlin]. Omit calendar for all.",
+        RangeInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> events(in)));
+    register(ops, Operation.of("calendar_search",
+        "Occurrences whose title, category, location or description contains text (case-insensitive);"
+            + " the range defaults to a year either side of now.",
+        SearchInput.class, Events.class, OperationAnnotations.READ, (actor, in) -> search(in)));
+    register(ops, Operation.of("calendar_free_busy",
+        "Busy intervals in [from, to), merged across calendars (transparent and cancelled events are free).",
+        FreeBusyInput.class, FreeBusy.class, OperationAnnotations.READ, (actor, in) -> freeBusy(in)));
+    register(ops, Operation.of("calendar_event",
+        "One event by calendar and UID: its rule, its raw ICS and, with recurrence_id, that occurrence.",
+        EventInput.class, EventDetail.class, OperationAnnotations.READ, (actor, in) -> event(in)));
+    register(ops, Operation.of("calendar_stage_create",
+        "Propose a new event; nothing is written until a person approves the decision. Title: 'Category - SubCategory - Title'.",
+        StageCreate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageCreate(desk, actor, in)));
+    register(ops, Operation.of("calendar_stage_batch_create",
+        "Propose several new events at once (all validated first); each becomes its own decision.",
+        StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
+    register(ops, Operation.of("calendar_stage_update",
+        "Propose changing an event; a recurring one needs scope 'this' (with recurrence_id) or 'all'."
+            + " Nothing changes until a person approves.",
+        StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageUpdate(desk, actor, in)));
+    register(ops, Operation.of("calendar_stage_delete",
+        "Propose deleting an event: scope 'all' (default, the whole series) or 'this' (one occurrence, by recurrence_id)."
+            + " Nothing is removed until a person approves.",
+        StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
+    register(ops, Operation.of("calendar_audit",
+        "The calendar agent's audit trail, newest first: every query, stage, approval and rejection (operation, actor, time, summary).",
+        AuditInput.class, Audit.class, OperationAnnotations.READ,
+        (actor, in) -> new Audit(audit.get().newest(in == null || in.limit() == null ? CalendarAudit.DEFAULT_CAP : Math.max(1, in.limit())))));
+    desk.onAnswer(KIND, this::answered);
+  }
+
+  /** Registers {@code operation} so that every call, answered or refused, is audited (the audit read itself is not). */
+  private void register(OperationRegistry registry, Operation<?, ?> operation) {
+    registry.register(audited(operation));
+  }
+
+  private <I, O> Operation<I, O> audited(Operation<I, O> operation) {
+    if (operation.name().equals("calendar_audit")) {
+      return operation;
+    }
+    return Operation.of(operation.name(), operation.description(), operation.inputType(), operation.outputType(),
+        operation.annotations(), (actor, in) -> {
+          try {
+            O out = operation.handler().apply(actor, in);
+            audit.get().record(operation.name(), actor, summary(in, out));
+            return out;
+          } catch (RoundhouseException e) {
+            audit.get().record(operation.name(), actor, "refused: " + e.getMessage() + " (" + Json.write(in) + ")");
+            throw e;
+          }
+        });
+  }
+
+  private static String summary(Object in, Object out) {
+    String input = Json.write(in);
+    return switch (out) {
+      case Events events -> input + " -> " + events.count() + " occurrences" + (events.capped() ? " (capped)" : "");
+      case Staged staged -> "decision " + staged.decision() + ": " + staged.title() + (staged.duplicates().isEmpty() ? "" : " (possible duplicate)");
+      case StagedBatch batch -> "decisions " + batch.proposals().stream().map(p -> String.valueOf(p.decision())).toList();
+      case FreeBusy busy -> input + " -> " + busy.busy().size() + " busy intervals";
+      default -> input;
+    };
+  }
+
+  // ---- queries
+
+  private Calendars list() {
+    List<CalendarInfo> infos = new ArrayList<>();
+    TreeSet<String> all = new TreeSet<>();
+    for (CalendarSource source : store.sources()) {
+      TreeSet<String> categories = new TreeSet<>();
+      List<VEvent> events = store.read(source.id()).calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
+      for (VEvent event : events) {
+        Titles.parse(Expansion.text(event, Property.SUMMARY)).ifPresent(t -> categories.add(t.categoryPath()));
+      }
+      all.addAll(categories);
+      infos.add(new CalendarInfo(source.id(), source.writable(), source.zone().getId(), events.size(), List.copyOf(categories)));
+    }
+    return new Calendars(infos, List.copyOf(all));
+  }
+
+  private Events events(RangeInput in) {
+    Range range = range(in.from(), in.to());
+    return occurrences(in.calendar(), range.from(), range.to(), limit(in.limit()));
+  }
+
+  private Events search(SearchInput in) {
+    if (in.text() == null || in.text().isBlank()) {
+      throw new RoundhouseException.InvalidInput("text is required");
+    }
+    Instant now = clock.get().instant();
+    Instant from = in.from() == null ? now.minus(SEARCH_WINDOW) : Times.parse("from", in.from()).toInstant();
+    Instant to = in.to() == null ? now.plus(SEARCH_WINDOW) : Times.parse("to", in.to()).toInstant();
+    Range range = checked(from, to);
+    String needle = in.text().strip().toLowerCase(Locale.ROOT);
+    Events all = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
+    List<Occurrence> hits = all.events().stream().filter(o -> matches(o, needle)).toList();
+    int limit = limit(in.limit());
+    boolean capped = all.capped() || hits.size() > limit;
+    List<Occurrence> shown = hits.size() > limit ? hits.subList(0, limit) : hits;
+    return new Events(shown, shown.size(), capped, capped ? capNote() : null);
+  }
+
+  private static boolean matches(Occurrence o, String needle) {
+    for (String field : new String[] {o.title(), o.location(), o.description()}) {
+      if (field != null && field.toLowerCase(Locale.ROOT).contains(needle)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private FreeBusy freeBusy(FreeBusyInput in) {
+    Range range = range(in.from(), in.to());
+    Events events = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
+    List<Instant[]> intervals = new ArrayList<>();
+    for (Occurrence o : events.events()) {
+      if (!o.transparent()) {
+        intervals.add(new Instant[] {max(Instant.parse(o.start()), range.from()), min(Instant.parse(o.end()), range.to())});
+      }
+    }
+    intervals.sort((a, b) -> a[0].compareTo(b[0]));
+    List<Busy> busy = new ArrayList<>();
+    Instant start = null;
+    Instant end = null;
+    for (Instant[] interval : intervals) {
+      if (start != null && !interval[0].isAfter(end)) {
+        end = max(end, interval[1]);
+        continue;
+      }
+      if (start != null) {
+        busy.add(new Busy(start.toString(), end.toString()));
+      }
+      start = interval[0];
+      end = interval[1];
+    }
+    if (start != null) {
+      busy.add(new Busy(start.toString(), end.toString()));
+    }
+    return new FreeBusy(range.from().toString(), range.to().toString(), busy, events.capped());
+  }
+
+  private EventDetail event(EventInput in) {
+    CalendarSource source = store.source(in.calendar());
+    CalendarStore.Snapshot snapshot = store.read(source.id());
+    List<VEvent> pieces = snapshot.calendar().<VEvent>getComponents(net.fortuna.ical4j.model.Component.VEVENT).stream()
+        .filter(e -> e.getUid().map(u -> u.getValue()).orElse("").equals(in.uid()))
+        .toList();
+    if (pieces.isEmpty()) {
+      throw new RoundhouseException.NotFound("no event '" + in.uid() + "' in calendar '" + source.id() + "'");
+    }
+    VEvent master = pieces.stream().filter(e -> e.getProperty(Property.RECURRENCE_ID).isEmpty()).findFirst().orElse(pieces.getFirst());
+    String rrule = master.getProperty(Property.RRULE).map(Property::getValue).orElse(null);
+    Occurrence occurrence = null;
+    if (in.recurrenceId() != null) {
+      Instant wanted = Times.parse("recurrence_id", in.recurrenceId()).toInstant();
+      // an override may have moved the occurrence anywhere; look a year either way
+      Expansion.Result around = Expansion.expand(source.id(), snapshot.calendar(), source.zone(),
+          wanted.minus(SEARCH_WINDOW), wanted.plus(SEARCH_WINDOW), Expansion.MAX_OCCURRENCES, in.uid());
+      occurrence = around.occurrences().stream()
+          .filter(o -> o.uid().equals(in.uid()) && o.recurrenceId() != null && Instant.parse(o.recurrenceId()).equals(wanted))
+          .findFirst()
+          .orElseThrow(() -> new RoundhouseException.NotFound(
+              "event '" + in.uid() + "' has no occurrence at " + wanted + " (cancelled, excluded or not on its rule)"));
+    }
+    return new EventDetail(source.id(), in.uid(), Expansion.text(master, Property.SUMMARY), rrule,
+        rrule != null || master.getProperty(Property.RDATE).isPresent(), pieces.size() - 1, occurrence,
+        String.join("", CalendarStore.eventBlocks(snapshot.text(), in.uid())));
+  }
+
+  private Events occurrences(String calendar, Instant from, Instant to, int limit) {
+    List<CalendarSource> sources = calendar == null ? store.sources() : List.of(store.source(calendar));
+    List<Occurrence> all = new ArrayList<>();
+    boolean capped = false;
+    for (CalendarSource source : sources) {
+      Expansion.Result result = Expansion.expand(
+          source.id(), store.read(source.id()).calendar(), source.zone(), from, to, Math.min(limit, Expansion.MAX_OCCURRENCES));
+      all.addAll(result.occurrences());
+      capped |= result.capped();
+    }
+    all.sort((a, b) -> a.start().compareTo(b.start()));
+    if (all.size() > limit) {
+      all = new ArrayList<>(all.subList(0, limit));
+      capped = true;
+    }
+    return new Events(List.copyOf(all), all.size(), capped, capped ? capNote() : null);
+  }
+
+  private static String capNote() {
+    return "capped: more occurrences exist than were expanded (at most " + Expansion.MAX_OCCURRENCES
+        + ", and sub-daily rules over a clamped window); narrow the range";
+  }
+
+  private record Range(Instant from, Instant to) {}
+
+  private static Range range(String from, String to) {
+    return checked(Times.parse("from", from).toInstant(), Times.parse("to", to).toInstant());
+  }
+
+  private static Range checked(Instant from, Instant to) {
+    if (!to.isAfter(from)) {
+      throw new RoundhouseException.InvalidInput("to " + to + " is not after from " + from);
+    }
+    if (Duration.between(from, to).compareTo(MAX_RANGE) > 0) {
+      throw new RoundhouseException.InvalidInput("range " + from + " to " + to + " is longer than three years");
+    }
+    return new Range(from, to);
+  }
+
+  private static int limit(Integer limit) {
+    if (limit == null) {
+      return Expansion.MAX_OCCURRENCES;
+    }
+    if (limit < 1) {
+      throw new RoundhouseException.InvalidInput("limit " + limit + " is not positive");
+    }
+    return Math.min(limit, Expansion.MAX_OCCURRENCES);
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  // ---- proposals
+
+  /** A validated new event. */
+  private record NewEvent(CalendarSource calendar, Titles.Title title, ZonedDateTime start, ZonedDateTime end,
+      LocalDate startDate, LocalDate endDate, String location, String description) {
+    boolean allDay() {
+      return startDate != null;
+    }
+
+    Instant startInstant() {
+      return allDay() ? startDate.atStartOfDay(calendar.zone()).toInstant() : start.toInstant();
+    }
+
+    Instant endInstant() {
+      return allDay() ? endDate.atStartOfDay(calendar.zone()).toInstant() : end.toInstant();
+    }
+
+    ZoneId zone() {
+      return allDay() ? calendar.zone() : start.getZone();
+    }
+  }
+
+  private NewEvent validate(StageCreate in) {
+    CalendarSource calendar = store.writable(in.calendar());
+    Titles.Title title = Titles.require(in.title());
+    if (Boolean.TRUE.equals(in.allDay())) {
+      LocalDate start = Times.parseDate("start", in.start());
+      LocalDate end = in.end() == null ? start.plusDays(1) : Times.parseDate("end", in.end());
+      if (!end.isAfter(start)) {
+        throw new RoundhouseException.InvalidInput("end " + end + " is not after start " + start + " (the end date is exclusive)");
+      }
+      return new NewEvent(calendar, title, null, null, start, end, blankToNull(in.location()), blankToNull(in.description()));
+    }
+    ZonedDateTime start = Times.parse("start", in.start());
+    if (in.end() == null) {
+      throw new RoundhouseException.InvalidInput("end is required for a timed event");
+    }
+    ZonedDateTime end = Times.parse("end", in.end()).withZoneSameInstant(start.getZone());
+    if (!end.isAfter(start)) {
+      throw new RoundhouseException.InvalidInput("end " + in.end() + " is not after start " + in.start());
+    }
+    return new NewEvent(calendar, title, start, end, null, null, blankToNull(in.location()), blankToNull(in.description()));
+  }
+
+  private Staged stageCreate(DecisionDesk desk, Actor actor, StageCreate in) {
+    return open(desk, actor, validate(in));
+  }
+
+  private StagedBatch stageBatch(DecisionDesk desk, Actor actor, StageBatchCreate in) {
+    if (in.events() == null || in.events().isEmpty()) {
+      throw new RoundhouseException.InvalidInput("events is empty");
+    }
+    if (in.events().size() > 100) {
+      throw new RoundhouseException.InvalidInput("a batch holds at most 100 events, not " + in.events().size());
+    }
+    List<NewEvent> valid = new ArrayList<>();
+    for (int i = 0; i < in.events().size(); i++) {
+      try {
+        valid.add(validate(in.events().get(i)));
+      } catch (RoundhouseException e) {
+        throw new RoundhouseException.InvalidInput("events[" + i + "]: " + e.getMessage());
+      }
+    }
+    return new StagedBatch(valid.stream().map(event -> open(desk, actor, event)).toList());
+  }
+
+  private Staged open(DecisionDesk desk, Actor actor, NewEvent event) {
+    List<Occurrence> duplicates = Expansion.expand(event.calendar().id(), store.read(event.calendar().id()).calendar(),
+            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES)
+        .occurrences().stream()
+        .filter(o -> o.title().strip().equalsIgnoreCase(event.title().text())
+            && Instant.parse(o.start()).equals(event.startInstant()) && Instant.parse(o.end()).equals(event.endInstant()))
+        .toList();
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "create");
+    request.put("calendar", event.calendar().id());
+    request.putNull("before");
+    ObjectNode after = request.putObject("after");
+    after.put("title", event.title().text());
+    after.put("category", event.title().category());
+    after.put("sub_category", event.title().subCategory());
+    after.put("all_day", event.allDay());
+    after.put("zone", event.zone().getId());
+    after.put("start", event.startInstant().toString());
+    after.put("end", event.endInstant().toString());
+    after.put("start_local", event.allDay() ? event.startDate().toString() : event.start().toLocalDateTime().toString());
+    after.put("end_local", event.allDay() ? event.endDate().toString() : event.end().toLocalDateTime().toString());
+    if (event.location() != null) {
+      after.put("location", event.location());
+    }
+    if (event.description() != null) {
+      after.put("description", event.description());
+    }
+    request.set("duplicates", Json.tree(duplicates));
+    String title = "Add \"" + event.title().text() + "\" to " + event.calendar().id() + " ("
+        + after.get("start_local").asText() + (event.allDay() ? "" : " " + event.zone().getId()) + ")"
+        + (duplicates.isEmpty() ? "" : " — possible duplicate");
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(), title, request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), event.calendar().id(), uidFor(decision.id()), event.title().text(), duplicates);
+  }
+
+  /** The current blocks of one event, for a change staged against them. */
+  private record Current(CalendarSource calendar, String before, List<List<String>> blocks, List<String> master, boolean recurring) {}
+
+  private Current current(String calendarId, String uid) {
+    CalendarSource calendar = store.writable(calendarId);
+    if (uid == null || uid.isBlank()) {
+      throw new RoundhouseException.InvalidInput("uid is required");
+    }
+    List<String> blocks = CalendarStore.eventBlocks(store.read(calendar.id()).text(), uid);
+    if (blocks.isEmpty()) {
+      throw new RoundhouseException.NotFound("no event '" + uid + "' in calendar '" + calendar.id() + "'");
+    }
+    List<List<String>> logical = blocks.stream().map(IcsEdit::unfold).toList();
+    List<String> master = logical.stream().filter(b -> !IcsEdit.isOverride(b)).findFirst()
+        .orElseThrow(() -> new RoundhouseException.Conflict("event '" + uid + "' has overrides but no series; edit it in a calendar app"));
+    boolean recurring = IcsEdit.property(master, "RRULE").isPresent() || IcsEdit.property(master, "RDATE").isPresent();
+    return new Current(calendar, String.join("", blocks), logical, master, recurring);
+  }
+
+  private static String scope(String scope, boolean recurring, String operation) {
+    if (scope == null) {
+      if (recurring && operation.equals("update")) {
+        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id) or 'all'");
+      }
+      return "all";
+    }
+    if (!scope.equals("this") && !scope.equals("all")) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this' or 'all' ('this and following' is not supported yet)");
+    }
+    if (scope.equals("this") && !recurring) {
+      throw new RoundhouseException.InvalidInput("scope 'this' is for recurring events; this one does not recur");
+    }
+    return scope;
+  }
+
+  private Staged stageUpdate(DecisionDesk desk, Actor actor, StageUpdate in) {
+    Current current = current(in.calendar(), in.uid());
+    String scope = scope(in.scope(), current.recurring(), "update");
+    ZoneId calendarZone = current.calendar().zone();
+    Titles.Title title = in.title() == null ? null : Titles.require(in.title());
+    List<ZoneId> zones = new ArrayList<>();
+    List<List<String>> after = new ArrayList<>(current.blocks());
+    Occurrence occurrence = null;
+    if (scope.equals("all")) {
+      boolean moves = in.start() != null || in.end() != null;
+      if (moves && current.recurring()) {
+        throw new RoundhouseException.InvalidInput("moving a whole series is not supported yet: move single occurrences (scope 'this')");
+      }
+      for (int i = 0; i < after.size(); i++) {
+        List<String> block = after.get(i);
+        boolean isMaster = block == current.master();
+        List<String> edited = fields(block, current.master(), isMaster, title, in.location(), in.description());
+        if (isMaster && moves) {
+          edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
+        }
+        if (!edited.equals(block)) {
+          after.set(i, IcsEdit.bumpSequence(edited));
+        }
+      }
+    } else {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'this' needs recurrence_id: the occurrence's original start");
+      }
+      occurrence = event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant original = Instant.parse(occurrence.recurrenceId());
+      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      int index = -1;
+      for (int i = 0; i < after.size(); i++) {
+        Optional<String> rid = IcsEdit.property(after.get(i), "RECURRENCE-ID");
+        if (rid.isPresent() && IcsEdit.instant(rid.get(), calendarZone).equals(original)) {
+          index = i;
+        }
+      }
+      List<String> block;
+      if (index >= 0) {
+        block = after.get(index);
+      } else {
+        block = new ArrayList<>();
+        for (String line : current.master()) {
+          String name = IcsEdit.name(line);
+          if (!List.of("RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "SEQUENCE").contains(name)) {
+            block.add(line);
+          }
+        }
+        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStart, original, calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStart, Instant.parse(occurrence.start()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStart, Instant.parse(occurrence.end()), calendarZone));
+      }
+      List<String> edited = fields(block, block, false, title, in.location(), in.description());
+      edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
+      edited = IcsEdit.bumpSequence(edited);
+      if (index >= 0) {
+        after.set(index, edited);
+      } else {
+        after.add(edited);
+      }
+    }
+    String afterIcs = after.stream().map(IcsEdit::fold).reduce("", String::concat);
+    if (afterIcs.equals(current.before())) {
+      throw new RoundhouseException.InvalidInput("the update changes nothing");
+    }
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "replace");
+    request.put("calendar", current.calendar().id());
+    request.put("uid", in.uid());
+    request.put("scope", scope);
+    ObjectNode before = request.putObject("before");
+    before.put("title", Expansion.text(current.master()));
+    if (occurrence != null) {
+      before.set("occurrence", Json.tree(occurrence));
+    }
+    before.put("ics", current.before());
+    ObjectNode afterNode = request.putObject("after");
+    afterNode.put("ics", afterIcs);
+    request.set("zones", Json.tree(zones.stream().map(ZoneId::getId).distinct().toList()));
+    String shown = title != null ? title.text() : Expansion.text(current.master());
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(),
+        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")" : current.recurring() ? " (whole series)" : "")
+            + " in " + current.calendar().id(),
+        request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
+  }
+
+  /** {@code block} with the given fields set; on the master, overrides still showing the old value follow it. */
+  private static List<String> fields(List<String> block, List<String> master, boolean isMaster, Titles.Title title, String location, String description) {
+    List<String> out = block;
+    out = field(out, master, isMaster, "SUMMARY", title == null ? null : title.text());
+    if (title != null) {
+      out = IcsEdit.set(out, "CATEGORIES", null);
+      out = IcsEdit.set(out, "CATEGORIES", IcsText.textLine("CATEGORIES", title.category()));
+    }
+    out = field(out, master, isMaster, "LOCATION", location);
+    out = field(out, master, isMaster, "DESCRIPTION", description);
+    return out;
+  }
+
+  private static List<String> field(List<String> block, List<String> master, boolean isMaster, String name, String value) {
+    if (value == null) {
+      return block;
+    }
+    if (!isMaster && block != master && !IcsEdit.property(block, name).equals(IcsEdit.property(master, name))) {
+      return block; // an override with its own value keeps it
+    }
+    return IcsEdit.set(block, name, value.isBlank() ? null : IcsText.textLine(name, value.strip()));
+  }
+
+  /** {@code block} moved to {@code start}/{@code end} (either may be absent: the duration is kept). */
+  private static List<String> moved(List<String> block, List<String> source, String start, String end, ZoneId calendarZone, List<ZoneId> zones) {
+    if (start == null && end == null) {
+      return block;
+    }
+    String startLine = IcsEdit.property(source, "DTSTART").orElseThrow();
+    boolean allDay = IcsEdit.value(startLine).strip().length() == 8;
+    Instant oldStart = IcsEdit.instant(startLine, calendarZone);
+    Optional<String> endLine = IcsEdit.property(source, "DTEND");
+    Instant oldEnd = endLine.map(l -> IcsEdit.instant(l, calendarZone)).orElse(oldStart);
+    Duration length = Duration.between(oldStart, oldEnd);
+    List<String> out = IcsEdit.set(block, "DURATION", null);
+    if (allDay) {
+      LocalDate newStart = start == null ? oldStart.atZone(calendarZone).toLocalDate() : Times.parseDate("start", start);
+      LocalDate newEnd = end == null ? newStart.plusDays(Math.max(1, length.toDays())) : Times.parseDate("end", end);
+      if (!newEnd.isAfter(newStart)) {
+        throw new RoundhouseException.InvalidInput("end " + newEnd + " is not after start " + newStart + " (the end date is exclusive)");
+      }
+      out = IcsEdit.set(out, "DTSTART", IcsText.dateLine("DTSTART", newStart));
+      return IcsEdit.set(out, "DTEND", IcsText.dateLine("DTEND", newEnd));
+    }
+    ZonedDateTime newStart = start != null ? Times.parse("start", start)
+        : oldStart.atZone(Expansion.zoneOfLine(startLine, calendarZone));
+    ZonedDateTime newEnd = end != null ? Times.parse("end", end).withZoneSameInstant(newStart.getZone()) : newStart.plus(length);
+    if (!newEnd.isAfter(newStart)) {
+      throw new RoundhouseException.InvalidInput("end " + newEnd + " is not after start " + newStart);
+    }
+    zones.add(newStart.getZone());
+    out = IcsEdit.set(out, "DTSTART", IcsText.timeLine("DTSTART", newStart));
+    return IcsEdit.set(out, "DTEND", IcsText.timeLine("DTEND", newEnd));
+  }
+
+  private Staged stageDelete(DecisionDesk desk, Actor actor, StageDelete in) {
+    Current current = current(in.calendar(), in.uid());
+    String scope = scope(in.scope(), current.recurring(), "delete");
+    String title = Expansion.text(current.master());
+    ObjectNode request = Json.mapper().createObjectNode();
+    request.put("action", "replace");
+    request.put("calendar", current.calendar().id());
+    request.put("uid", in.uid());
+    request.put("scope", scope);
+    ObjectNode before = request.putObject("before");
+    before.put("title", title);
+    IcsEdit.property(current.master(), "RRULE").ifPresent(rule -> before.put("rrule", IcsEdit.value(rule)));
+    before.put("overrides", current.blocks().size() - 1);
+    before.put("ics", current.before());
+    String decisionTitle;
+    if (scope.equals("all")) {
+      request.putNull("after");
+      decisionTitle = "Delete \"" + title + "\"" + (current.recurring() ? " (whole series)" : "") + " from " + current.calendar().id();
+    } else {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'this' needs recurrence_id: the occurrence's original start");
+      }
+      ZoneId calendarZone = current.calendar().zone();
+      Occurrence occurrence = event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant original = Instant.parse(occurrence.recurrenceId());
+      before.set("occurrence", Json.tree(occurrence));
+      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      List<List<String>> after = new ArrayList<>();
+      for (List<String> block : current.blocks()) {
+        if (block == current.master()) {
+          after.add(IcsEdit.bumpSequence(IcsEdit.add(block, IcsEdit.like("EXDATE", masterStart, original, calendarZone))));
+        } else if (!IcsEdit.instant(IcsEdit.property(block, "RECURRENCE-ID").orElseThrow(), calendarZone).equals(original)) {
+          after.add(block);
+        }
+      }
+      request.putObject("after").put("ics", after.stream().map(IcsEdit::fold).reduce("", String::concat));
+      decisionTitle = "Delete one occurrence of \"" + title + "\" (" + occurrence.startLocal() + ") from " + current.calendar().id();
+    }
+    Decision decision = desk.open(actor, KIND, null, actor.taskId(), decisionTitle, request, OPTIONS);
+    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
+  }
+
+  // ---- commits
+
+  private void answered(Decision decision, String answer, String message, Actor actor) {
+    try {
+      commit(decision, answer, actor);
+    } catch (RoundhouseException e) {
+      audit.get().record("decision_answer", actor, "refused " + answer + " of decision " + decision.id() + ": " + e.getMessage());
+      throw e;
+    }
+    audit.get().record("decision_answer", actor, (answer.equals("approve") ? "approved" : answer + "ed") + " decision " + decision.id()
+        + ": " + decision.title() + (message == null || message.isBlank() ? "" : " (" + message + ")"));
+  }
+
+  private void commit(Decision decision, String answer, Actor actor) {
+    if (!"approve".equals(answer)) {
+      return;
+    }
+    if (actor.isAgent()) {
+      throw new RoundhouseException.Forbidden("agent_cannot_approve",
+          "an agent cannot approve calendar proposal " + decision.id() + "; a person must");
+    }
+    String action = decision.request().path("action").asText();
+    switch (action) {
+      case "create" -> commitCreate(decision);
+      case "replace" -> commitReplace(decision);
+      default -> throw new RoundhouseException.InvalidInput("calendar proposal " + decision.id() + " has unknown action '" + action + "'");
+    }
+  }
+
+  private void commitCreate(Decision decision) {
+    var request = decision.request();
+    String calendar = request.path("calendar").asText();
+    var after = request.path("after");
+    String uid = uidFor(decision.id());
+    ZoneId zone = ZoneId.of(after.path("zone").asText());
+    boolean allDay = after.path("all_day").asBoolean();
+    StringBuilder event = new StringBuilder();
+    line(event, "BEGIN:VEVENT");
+    line(event, IcsText.textLine("UID", uid));
+    line(event, "DTSTAMP:" + IcsText.utc(decision.createdAt()));
+    if (allDay) {
+      line(event, IcsText.dateLine("DTSTART", LocalDate.parse(after.path("start_local").asText())));
+      line(event, IcsText.dateLine("DTEND", LocalDate.parse(after.path("end_local").asText())));
+    } else {
+      line(event, IcsText.timeLine("DTSTART", Instant.parse(after.path("start").asText()).atZone(zone)));
+      line(event, IcsText.timeLine("DTEND", Instant.parse(after.path("end").asText()).atZone(zone)));
+    }
+    line(event, IcsText.textLine("SUMMARY", after.path("title").asText()));
+    line(event, IcsText.textLine("CATEGORIES", after.path("category").asText()));
+    Optional.ofNullable(after.get("location")).ifPresent(v -> line(event, IcsText.textLine("LOCATION", v.asText())));
+    Optional.ofNullable(after.get("description")).ifPresent(v -> line(event, IcsText.textLine("DESCRIPTION", v.asText())));
+    line(event, "X-ROUNDHOUSE-DECISION:" + decision.id());
+    line(event, "END:VEVENT");
+    store.update(calendar, text -> CalendarStore.eventBlocks(text, uid).isEmpty()
+        ? IcsText.withEvent(text, event.toString(), allDay ? null : zone)
+        : text);
+  }
+
+  /**
+   * Replaces an event's blocks: exactly once, and only over the blocks the proposal was staged against. The
+   * file already holding the result is a retry (nothing to do); anything else is a conflict.
+   */
+  private void commitReplace(Decision decision) {
+    var request = decision.request();
+    String calendar = request.path("calendar").asText();
+    String uid = request.path("uid").asText();
+    String expected = request.path("before").path("ics").asText();
+    String after = request.path("after").path("ics").asText("");
+    List<ZoneId> zones = new ArrayList<>();
+    request.path("zones").forEach(zone -> zones.add(ZoneId.of(zone.asText())));
+    store.update(calendar, text -> {
+      String now = String.join("", CalendarStore.eventBlocks(text, uid));
+      if (now.equals(after)) {
+        return text; // a retry: already committed
+      }
+      if (!now.equals(expected)) {
+        throw new RoundhouseException.Conflict("event '" + uid + "' in calendar '" + calendar
+            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the change again");
+      }
+      return IcsText.withEventReplaced(text, uid, after, zones);
+    });
+  }
+
+  private static void line(StringBuilder out, String line) {
+    out.append(line).append("\r\n");
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text.strip();
+  }
+}

@@ -1,0 +1,85 @@
+package dev.roundhouse.calendaragent;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/** Inputs and outputs of the calendar operations; their JSON schemas are derived from these records. */
+final class CalendarOps {
+  private CalendarOps() {}
+
+  record NoInput() {}
+
+  record CalendarInfo(String id, boolean writable, String zone, int events, List<String> categories) {}
+
+  record Calendars(List<CalendarInfo> calendars, List<String> categories) {}
+
+  record RangeInput(
+      String calendar,
+      @JsonProperty(required = true) String from,
+      @JsonProperty(required = true) String to,
+      Integer limit) {}
+
+  record Events(List<Occurrence> events, int count, boolean capped, String note) {}
+
+  record SearchInput(@JsonProperty(required = true) String text, String calendar, String from, String to, Integer limit) {}
+
+  record FreeBusyInput(String calendar, @JsonProperty(required = true) String from, @JsonProperty(required = true) String to) {}
+
+  record Busy(String start, String end) {}
+
+  record FreeBusy(String from, String to, List<Busy> busy, boolean capped) {}
+
+  record EventInput(@JsonProperty(required = true) String calendar, @JsonProperty(required = true) String uid, String recurrenceId) {}
+
+  record EventDetail(String calendar, String uid, String title, String rrule, boolean recurring, int overrides, Occurrence occurrence, String ics) {}
+
+  /**
+   * A new event. Timed: {@code start}/{@code end} with explicit zones ({@code 2026-03-02T09:00[Europe/Berlin]}).
+   * All-day: {@code all_day} true and dates ({@code 2026-03-05}), {@code end} exclusive and optional.
+   */
+  record StageCreate(
+      @JsonProperty(required = true) String calendar,
+      @JsonProperty(required = true) String title,
+      @JsonProperty(required = true) String start,
+      String end,
+      Boolean allDay,
+      String location,
+      String description) {}
+
+  record StageBatchCreate(@JsonProperty(required = true) List<StageCreate> events) {}
+
+  /**
+   * Remove an event. {@code scope}: {@code all} (default: the whole series with its overrides) or
+   * {@code this} (one occurrence, named by {@code recurrence_id}: an EXDATE on the series).
+   */
+  record StageDelete(
+      @JsonProperty(required = true) String calendar,
+      @JsonProperty(required = true) String uid,
+      String scope,
+      String recurrenceId) {}
+
+  /**
+   * Change an event. For a recurring event {@code scope} is required: {@code this} (one occurrence, named by
+   * {@code recurrence_id}: written as a RECURRENCE-ID override) or {@code all} (the series' title, location
+   * and description; moving a whole series is not supported yet). Absent fields stay as they are.
+   */
+  record StageUpdate(
+      @JsonProperty(required = true) String calendar,
+      @JsonProperty(required = true) String uid,
+      String scope,
+      String recurrenceId,
+      String title,
+      String start,
+      String end,
+      String location,
+      String description) {}
+
+  /** A staged proposal: a pending decision; nothing is written until a person approves it. */
+  record Staged(long decision, String status, String calendar, String uid, String title, List<Occurrence> duplicates) {}
+
+  record StagedBatch(List<Staged> proposals) {}
+
+  record AuditInput(Integer limit) {}
+
+  record Audit(List<CalendarAudit.Entry> entries) {}
+}
