@@ -167,8 +167,11 @@ class LspBridgeTest {
     local.events.clear();
     client.server().subscribe(params("{\"after\":" + afterFirst + ",\"types\":[\"task.created\"]}")).get(10, TimeUnit.SECONDS);
     Waits.until("the two later events replayed", WAIT, () -> local.events.size() >= 2);
-    Thread.sleep(200);
-    assertThat(local.events).extracting(e -> e.get("seq").getAsLong()).containsExactly(seqs.get(1), seqs.get(2));
+    // A marker filed afterwards arrives after anything else the replay would send: no sleeping needed.
+    long marker = call("task_create", map("project", "web", "title", "marker")).get("id").getAsLong();
+    Waits.until("the marker", WAIT, () -> local.events.stream()
+        .anyMatch(e -> e.getAsJsonObject("data").getAsJsonObject("task").get("id").getAsLong() == marker));
+    assertThat(local.events).extracting(e -> e.get("seq").getAsLong()).hasSize(3).startsWith(seqs.get(1), seqs.get(2));
     assertThat(local.connections).anySatisfy(c -> assertThat(c.get("state").getAsString()).isEqualTo("connected"));
   }
 
@@ -205,7 +208,7 @@ class LspBridgeTest {
     local.promptAnswer = prompt -> new MessageActionItem("Allow once");
     client.initialize(false);
     long task = call("task_create", map("project", "web", "title", "deploy")).get("id").getAsLong();
-    Thread.sleep(300); // let the decision follower connect
+    Waits.until("the decision follower connected", WAIT, () -> hub.hub().events().openStreams() >= 1);
     call("turn_start", map("task", task, "message", "deploy it"));
 
     Waits.until("the turn got its verdict", WAIT, () -> !verdicts.isEmpty());
@@ -226,12 +229,13 @@ class LspBridgeTest {
     RecordingClient local = client.local();
     client.initialize(true);
     Waits.until("a roundhouse/decision", WAIT, () -> !local.decisions.isEmpty());
-    Thread.sleep(300);
-    assertThat(local.decisions).hasSize(1);
     client.server().answerDecision(params("{\"decision\":" + local.decisions.getFirst().get("id").getAsLong() + ",\"answer\":\"deny\",\"message\":\"not today\"}"))
         .get(10, TimeUnit.SECONDS);
     Waits.until("the turn got its verdict", WAIT, () -> !verdicts.isEmpty());
     assertThat(verdicts.getFirst().allowed()).isFalse();
+    // decisionClosed follows the decision's events in order, so a second offer would have come before it.
+    Waits.until("roundhouse/decisionClosed", WAIT, () -> !local.closedDecisions.isEmpty());
+    assertThat(local.decisions).hasSize(1);
   }
 
   @Test
