@@ -7,6 +7,7 @@ import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.http.HubServer;
+import dev.roundhouse.lspbridge.SseReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.lspbridge.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -10,6 +10,7 @@ import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.board.BoardApi;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.hub.testing.Waits;
+import dev.roundhouse.lspbridge.SseReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -12,14 +12,14 @@ import java.util.Optional;
  * {@code event} and joined {@code data} lines) or a comment line such as the hub's {@code : keep-alive}.
  * An event cut off by the end of the stream is dropped, as the SSE specification says.
  *
- * <p>A copy of the CLI's reader (the app module depends on this one, not the reverse).
+ * <p>Shared by the editor faces here and the CLI (the app module depends on this module).
  *
  * <p>Not thread-safe: one thread reads. Closing the underlying stream from another thread ends a read.
  */
-final class SseReader {
+public final class SseReader {
 
   /** One thing read from the stream. */
-  sealed interface Item permits Message, Comment {}
+  public sealed interface Item permits Message, Comment {}
 
   /**
    * A dispatched event.
@@ -28,19 +28,19 @@ final class SseReader {
    * @param event the {@code event} field, {@code message} when absent
    * @param data the {@code data} lines joined by newlines
    */
-  record Message(String id, String event, String data) implements Item {}
+  public record Message(String id, String event, String data) implements Item {}
 
   /** A comment line, without its leading colon and space. */
-  record Comment(String text) implements Item {}
+  public record Comment(String text) implements Item {}
 
   private final BufferedReader reader;
 
-  SseReader(InputStream in) {
+  public SseReader(InputStream in) {
     this.reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
   }
 
   /** The next event or comment; empty at the end of the stream. */
-  Optional<Item> next() throws IOException {
+  public Optional<Item> next() throws IOException {
     String id = null;
     String event = null;
     StringBuilder data = null;

@@ -1,4 +1,4 @@
-package dev.roundhouse.app;
+package dev.roundhouse.lspbridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
