@@ -1,15 +1,7 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.lspbridge.HubAddress;
-import dev.roundhouse.lspbridge.HubUnavailableException;
 import dev.roundhouse.lspbridge.LspBridge;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -37,26 +29,6 @@ final class LspCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HubEndpoint first = HubEndpoint.locate(context); // no hub: a CliFailure with the fix, on stderr
-    PrintWriter err = spec.commandLine().getErr();
-    err.println("roundhouse lsp: attached to the hub at " + first.url() + "; serving LSP on stdin/stdout");
-    err.flush();
-    Supplier<HubAddress> locator =
-        () -> {
-          try {
-            HubEndpoint endpoint = HubEndpoint.locate(context);
-            return new HubAddress(endpoint.url(), endpoint.token());
-          } catch (CliFailure failure) {
-            throw new HubUnavailableException(failure.getMessage(), failure);
-          }
-        };
-    PrintStream stdout = System.out;
-    OutputStream protocol = new FileOutputStream(FileDescriptor.out);
-    System.setOut(System.err); // a stray print must not corrupt the protocol stream
-    try {
-      return LspBridge.serve(context.stdin(), protocol, locator, LspBridge.Settings.DEFAULTS);
-    } finally {
-      System.setOut(stdout);
-    }
+    return EditorFace.run(context, spec.commandLine().getErr(), "lsp", "LSP", (in, out, hub) -> LspBridge.serve(in, out, hub, LspBridge.Settings.DEFAULTS));
   }
 }
