@@ -4,12 +4,13 @@ import dev.roundhouse.lspbridge.AcpAgent;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code roundhouse acp}: the ACP agent on stdin and stdout, for an editor (Zed, JetBrains AI Chat, Neovim)
  * to start. It attaches to the running hub (found as the other client commands find it, again after the hub
- * restarts); with no hub it says so on stderr and exits 3. Starting a hub in the background is a later step. Stdout carries only the
+ * restarts); with no hub running it starts one in the background (unless --no-start, which exits 3). Stdout carries only the
  * protocol: everything else the process prints goes to stderr. See docs/acp.md.
  *
  * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
@@ -23,12 +24,15 @@ final class AcpCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @Option(names = "--no-start", description = "Exit 3 instead of starting a hub when none runs.")
+  boolean noStart;
+
   AcpCommand(Context context) {
     this.context = context;
   }
 
   @Override
   public Integer call() {
-    return EditorFace.run(context, spec.commandLine().getErr(), "acp", "ACP", AcpAgent::serve);
+    return EditorFace.run(context, spec.commandLine().getErr(), "acp", "ACP", noStart, AcpAgent::serve);
   }
 }

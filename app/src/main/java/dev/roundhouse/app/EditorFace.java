@@ -12,9 +12,9 @@ import java.util.function.Supplier;
 
 /**
  * Runs a stdio face for an editor ({@code lsp}, {@code acp}): attaches to the running hub (found as every
- * client command finds it, and found again after the hub restarts), says where on stderr, and gives the
- * face the real stdout for its protocol while anything else printed goes to stderr. With no hub it fails
- * with the usual message (exit 3). Stateless.
+ * client command finds it, and found again after the hub restarts; with none running it starts one in
+ * the background, see {@link BackgroundHub}), says where on stderr, and gives the face the real stdout for
+ * its protocol while anything else printed goes to stderr. Stateless.
  */
 final class EditorFace {
   /** A face serving its protocol until the editor closes it; returns the exit status. */
@@ -25,8 +25,8 @@ final class EditorFace {
 
   private EditorFace() {}
 
-  static int run(Context context, PrintWriter err, String command, String protocolName, Server server) {
-    HubEndpoint first = HubEndpoint.locate(context); // no hub: a CliFailure with the fix, on stderr
+  static int run(Context context, PrintWriter err, String command, String protocolName, boolean noStart, Server server) {
+    HubEndpoint first = BackgroundHub.locateOrStart(context, err, command, noStart);
     err.println("roundhouse " + command + ": attached to the hub at " + first.url() + "; serving " + protocolName + " on stdin/stdout");
     err.flush();
     Supplier<HubAddress> locator = () -> {

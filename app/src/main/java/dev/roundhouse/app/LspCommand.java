@@ -4,12 +4,13 @@ import dev.roundhouse.lspbridge.LspBridge;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code roundhouse lsp}: the LSP bridge on stdin and stdout, for an editor to start. It attaches to the
- * running hub (found as the other client commands find it, again after the hub restarts); with no hub it
- * says so on stderr and exits 3. Starting a hub in the background is a later step. Stdout carries only the
+ * running hub (found as the other client commands find it, again after the hub restarts); with no hub
+ * running it starts one in the background (unless --no-start, which exits 3). Stdout carries only the
  * protocol: everything else the process prints goes to stderr. See docs/lsp-protocol.md.
  *
  * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
@@ -23,12 +24,15 @@ final class LspCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @Option(names = "--no-start", description = "Exit 3 instead of starting a hub when none runs.")
+  boolean noStart;
+
   LspCommand(Context context) {
     this.context = context;
   }
 
   @Override
   public Integer call() {
-    return EditorFace.run(context, spec.commandLine().getErr(), "lsp", "LSP", (in, out, hub) -> LspBridge.serve(in, out, hub, LspBridge.Settings.DEFAULTS));
+    return EditorFace.run(context, spec.commandLine().getErr(), "lsp", "LSP", noStart, (in, out, hub) -> LspBridge.serve(in, out, hub, LspBridge.Settings.DEFAULTS));
   }
 }

@@ -12,7 +12,7 @@ class AcpCommandTest {
 
   @Test
   void withNoHubRunningAcpExits3SayingHowToStartOne() {
-    CliResult result = CliResult.run(context(emptyHome, emptyHome), "acp");
+    CliResult result = CliResult.run(context(emptyHome, emptyHome), "acp", "--no-start");
 
     assertThat(result.exit()).isEqualTo(3);
     assertThat(result.out()).as("stdout carries only the protocol").isEmpty();

@@ -11,8 +11,8 @@ class LspCommandTest {
   @TempDir Path emptyHome;
 
   @Test
-  void withNoHubRunningLspExits3SayingHowToStartOne() {
-    CliResult result = CliResult.run(context(emptyHome, emptyHome), "lsp");
+  void withNoStartAndNoHubRunningLspExits3SayingHowToStartOne() {
+    CliResult result = CliResult.run(context(emptyHome, emptyHome), "lsp", "--no-start");
 
     assertThat(result.exit()).isEqualTo(3);
     assertThat(result.out()).as("stdout carries only the protocol").isEmpty();
