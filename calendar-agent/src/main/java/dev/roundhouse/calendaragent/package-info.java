@@ -1,6 +1,8 @@
 /**
- * Calendars (ICS files and CalDAV), staged calendar proposals and the SSRF-guarded browse tool.
+ * Calendars (ICS files today; CalDAV and the SSRF-guarded browse tool next) and staged calendar proposals.
  *
- * <p>Empty until the calendar issue lands; depends on the {@code hub} SPI only.
+ * <p>A {@code HubExtension}: it registers the calendar operations and handles the answers to calendar
+ * proposals through the hub's {@code DecisionDesk}; it depends on the {@code hub} SPI only. See
+ * docs/calendar.md.
  */
 package dev.roundhouse.calendaragent;
