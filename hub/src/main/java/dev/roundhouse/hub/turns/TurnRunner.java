@@ -463,10 +463,6 @@ public final class TurnRunner implements AutoCloseable {
     return clock;
   }
 
-  DriverRegistry drivers() {
-    return drivers;
-  }
-
   /** Stops every running turn (on hub shutdown the next start finalises them as interrupted anyway). */
   @Override
   public void close() {

@@ -19,7 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -371,9 +370,5 @@ class TurnRunnerTest {
     JsonNode drivers = http.op("driver_list", map());
     assertThat(drivers.at("/drivers/0/id").asText()).isEqualTo("echo");
     assertThat(drivers.at("/drivers/0/capabilities/supports_resume").asBoolean()).isTrue();
-  }
-
-  static void awaitQuietly(CountDownLatch latch) throws InterruptedException {
-    latch.await(30, TimeUnit.SECONDS);
   }
 }
