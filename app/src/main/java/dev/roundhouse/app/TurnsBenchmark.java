@@ -233,6 +233,11 @@ final class TurnsBenchmark {
         }
 
         @Override
+        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> agentEndpoint() {
+          return context.agentEndpoint();
+        }
+
+        @Override
         public java.time.Clock clock() {
           return context.clock();
         }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,8 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.roundhouse.drivers.process.ProcessGroups;
 
 /**
  * Runs the model's shell commands: {@code bash -c} in the working directory, in a process group of its own
@@ -31,10 +29,7 @@ import org.slf4j.LoggerFactory;
  * one virtual thread per running command reads its output.
  */
 final class CommandRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(CommandRunner.class);
   private static final Duration EXIT_GRACE = Duration.ofSeconds(2);
-  private static final Path SETSID = findOnPath("setsid");
-  private static final Path KILL = findOnPath("kill");
 
   /**
    * How a command ended.
@@ -72,7 +67,7 @@ final class CommandRunner {
       return new Outcome(-1, "", false, true);
     }
     ProcessBuilder builder =
-        new ProcessBuilder(SETSID == null ? List.of("bash", "-c", command) : List.of(SETSID.toString(), "bash", "-c", command))
+        new ProcessBuilder(ProcessGroups.inOwnGroup(List.of("bash", "-c", command)))
             .directory(directory.toFile())
             .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -140,49 +135,11 @@ final class CommandRunner {
     }
   }
 
-  /** The process group first (it also holds children that were reparented), then each descendant, then the process. */
   private static void killTree(Process process) {
-    List<ProcessHandle> descendants = process.descendants().toList();
-    killGroup(process.pid());
-    descendants.forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
+    ProcessGroups.killTree(process.toHandle());
   }
 
-  /**
-   * Kills the process group {@code pgid} that {@code setsid} made. Linux does not hand out a group's id as a
-   * new pid while the group has members, so this reaches only the command's own processes.
-   */
   private static void killGroup(long pgid) {
-    if (SETSID == null || KILL == null) {
-      return;
-    }
-    try {
-      Process kill =
-          new ProcessBuilder(KILL.toString(), "-KILL", "--", "-" + pgid)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      if (!kill.waitFor(5, TimeUnit.SECONDS)) {
-        kill.destroyForcibly();
-      }
-    } catch (IOException e) {
-      LOG.warn("could not kill process group {}: {}", pgid, e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static Path findOnPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String folder : path.split(File.pathSeparator)) {
-      Path candidate = Path.of(folder, program);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
+    ProcessGroups.signalGroup(pgid, "KILL");
   }
 }

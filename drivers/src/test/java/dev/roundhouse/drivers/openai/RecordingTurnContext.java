@@ -172,6 +172,11 @@ final class RecordingTurnContext implements TurnContext {
   }
 
   @Override
+  public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> agentEndpoint() {
+    return java.util.Optional.empty();
+  }
+
+  @Override
   public Clock clock() {
     return clock;
   }

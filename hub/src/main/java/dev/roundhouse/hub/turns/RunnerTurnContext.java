@@ -40,6 +40,8 @@ final class RunnerTurnContext implements TurnContext {
   private final AgentDriver driver;
   private final boolean unattended;
   private final Actor agent;
+  /** Opened on first ask, revoked when the turn ends. */
+  private final java.util.concurrent.atomic.AtomicReference<AgentEndpoint> endpoint = new java.util.concurrent.atomic.AtomicReference<>();
 
   RunnerTurnContext(TurnRunner runner, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended) {
     this.runner = runner;
@@ -220,6 +222,31 @@ final class RunnerTurnContext implements TurnContext {
       throw new RoundhouseException.NotFound("unknown_operation", "no tool named '" + name + "' is offered to agents");
     }
     return runner.operations().invoke(name, agent, input);
+  }
+
+  @Override
+  public Optional<AgentEndpoint> agentEndpoint() {
+    AgentEndpoint current = endpoint.get();
+    if (current != null) {
+      return Optional.of(current);
+    }
+    Optional<AgentEndpoint> opened = runner.agentEndpoints().open(active.taskId);
+    if (opened.isEmpty()) {
+      return opened;
+    }
+    if (endpoint.compareAndSet(null, opened.get())) {
+      return opened;
+    }
+    runner.agentEndpoints().close(opened.get()); // another thread opened one first
+    return Optional.of(endpoint.get());
+  }
+
+  /** Revokes this turn's endpoint token, if one was opened. */
+  void closeEndpoint() {
+    AgentEndpoint opened = endpoint.getAndSet(null);
+    if (opened != null) {
+      runner.agentEndpoints().close(opened);
+    }
   }
 
   @Override

@@ -65,6 +65,12 @@ public interface TurnContext {
    */
   JsonNode callTool(String name, JsonNode input);
 
+  /**
+   * The hub's MCP endpoint with a token scoped to this task, for an agent CLI that takes MCP servers
+   * (opened on first call, revoked when the turn ends); empty when the hub serves no MCP endpoint.
+   */
+  Optional<AgentEndpoint> agentEndpoint();
+
   /** The hub's clock. */
   Clock clock();
 }

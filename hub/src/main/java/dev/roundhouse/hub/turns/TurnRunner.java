@@ -51,6 +51,7 @@ public final class TurnRunner implements AutoCloseable {
   private final ConcurrentHashMap<Long, ActiveTurn> active = new ConcurrentHashMap<>();
   private final ScheduledExecutorService watchdog;
   private volatile boolean closing;
+  private volatile AgentEndpoints agentEndpoints = AgentEndpoints.NONE;
 
   /** A turn that was written as started and has yet to run. */
   record Launch(Turn turn, String message, String model, String permissionMode) {}
@@ -71,6 +72,15 @@ public final class TurnRunner implements AutoCloseable {
     this.watchdog = Executors.newSingleThreadScheduledExecutor(
         Thread.ofPlatform().name("roundhouse-turn-watchdog").daemon(true).factory());
     watchdog.scheduleWithFixedDelay(this::checkIdleQuietly, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
+  public void useAgentEndpoints(AgentEndpoints endpoints) {
+    this.agentEndpoints = java.util.Objects.requireNonNull(endpoints, "endpoints");
+  }
+
+  AgentEndpoints agentEndpoints() {
+    return agentEndpoints;
   }
 
   // ---- operations ---------------------------------------------------------------------------
@@ -273,7 +283,11 @@ public final class TurnRunner implements AutoCloseable {
           contextText(setup.project, setup.task), setup.summaries, setup.resume, launch.model(), launch.permissionMode(),
           turn.unattended());
       RunnerTurnContext context = new RunnerTurnContext(this, loop, turn.id(), setup.project, driver, turn.unattended());
-      driver.run(request, context);
+      try {
+        driver.run(request, context);
+      } finally {
+        context.closeEndpoint();
+      }
       return loop.stopped() ? new String[] {Turn.STOPPED, "stopped"} : new String[] {Turn.COMPLETED, null};
     } catch (TurnStoppedException e) {
       return new String[] {Turn.STOPPED, "stopped"};
