@@ -78,6 +78,11 @@ test("prompt streams the turn, asks permission, allow it, ends with end_turn; lo
     const session = await ctx.request(acp.methods.agent.session.new, { cwd: projectDir, mcpServers: [] });
     sessionId = session.sessionId;
     assert.match(sessionId, /^task-\d+$/);
+    assert.deepEqual(session.configOptions.map((o) => o.id), ["driver", "model", "permission_mode"]);
+    const set = await ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "script" });
+    assert.equal(set.configOptions.find((o) => o.id === "model").currentValue, "script");
+    await assert.rejects(ctx.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-9" }),
+      (e) => e.code === -32602 && /not a choice of model/.test(e.message));
 
     const response = await withDeadline(
       ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: asksPermission }] }), 60000, "session/prompt");

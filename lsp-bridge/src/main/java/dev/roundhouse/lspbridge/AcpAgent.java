@@ -35,6 +35,7 @@ public final class AcpAgent {
   private final AcpConnection client;
   private final ExecutorService executor;
   private final Map<String, AcpPrompt> prompts = new ConcurrentHashMap<>();
+  private final Map<String, AcpSessionConfig> configs = new ConcurrentHashMap<>();
 
   private AcpAgent(HubHttp hub, AcpConnection client, ExecutorService executor) {
     this.hub = hub;
@@ -77,6 +78,7 @@ public final class AcpAgent {
           case "session/list" -> listSessions(params);
           case "session/prompt" -> prompt(params);
           case "session/set_mode" -> setMode(params);
+          case "session/set_config_option" -> setConfigOption(params);
           default -> throw new AcpError(AcpError.METHOD_NOT_FOUND, "Method not found: " + method + " (roundhouse acp offers initialize, authenticate, session/new, session/load, session/list, session/prompt, session/set_mode and session/cancel)");
         };
       }
@@ -128,6 +130,7 @@ public final class AcpAgent {
     ObjectNode result = Json.mapper().createObjectNode();
     result.put("sessionId", sessionId(id));
     result.set("modes", modes(task, project));
+    result.set("configOptions", config(id).options(currentDriver(task, project)));
     result.putObject("_meta").putObject("roundhouse").put("task", id).put("project", project.path("name").asText());
     return result;
   }
@@ -154,6 +157,7 @@ public final class AcpAgent {
     }
     ObjectNode result = Json.mapper().createObjectNode();
     result.set("modes", modes(task, project));
+    result.set("configOptions", config(id).options(currentDriver(task, project)));
     return result;
   }
 
@@ -210,8 +214,42 @@ public final class AcpAgent {
     if (mode.isBlank()) {
       throw AcpError.invalidParams("session/set_mode: params.modeId is required: a Roundhouse driver id");
     }
-    hub.callTree("task_update", Map.of("task", id, "agent", mode));
+    config(id).set(AcpSessionConfig.DRIVER, Json.mapper().getNodeFactory().textNode(mode), currentDriver(id));
     return Json.mapper().createObjectNode();
+  }
+
+  private JsonNode setConfigOption(JsonNode params) {
+    long id = taskOf(params, "session/set_config_option");
+    String configId = params.path("configId").asText("");
+    if (configId.isBlank()) {
+      throw AcpError.invalidParams("session/set_config_option: params.configId is required: driver, model or permission_mode");
+    }
+    AcpSessionConfig config = config(id);
+    config.set(configId, params.path("value"), currentDriver(id));
+    ObjectNode result = Json.mapper().createObjectNode();
+    result.set("configOptions", config.options(currentDriver(id)));
+    return result;
+  }
+
+  private AcpSessionConfig config(long task) {
+    return configs.computeIfAbsent(sessionId(task), s -> new AcpSessionConfig(hub, task));
+  }
+
+  private String currentDriver(long task) {
+    JsonNode stored = hub.callTree("task_get", Map.of("task", task));
+    return currentDriver(stored, hub.callTree("project_get", Map.of("project", stored.path("project_id").asText())));
+  }
+
+  /** The task's agent, else its project's default agent, else the first driver. */
+  private String currentDriver(JsonNode task, JsonNode project) {
+    String current = task.path("agent").asText("");
+    if (current.isBlank()) {
+      current = project.path("default_agent").asText("");
+    }
+    if (current.isBlank()) {
+      current = hub.callTree("driver_list", Map.of()).path("drivers").path(0).path("id").asText("");
+    }
+    return current;
   }
 
   /** The drivers as session modes: choosing one sets the task's agent. */
@@ -246,7 +284,8 @@ public final class AcpAgent {
     long id = taskOf(params, "session/prompt");
     String sessionId = sessionId(id);
     String text = promptText(params.path("prompt"));
-    AcpPrompt prompt = new AcpPrompt(hub, client, executor, sessionId, id, null);
+    AcpSessionConfig config = config(id);
+    AcpPrompt prompt = new AcpPrompt(hub, client, executor, sessionId, id, config.model(), config.permissionMode());
     if (prompts.putIfAbsent(sessionId, prompt) != null) {
       throw new AcpError(AcpError.INVALID_REQUEST, "session " + sessionId + " already has a prompt running; cancel it or wait for its answer");
     }

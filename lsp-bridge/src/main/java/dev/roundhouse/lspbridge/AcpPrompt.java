@@ -40,7 +40,8 @@ final class AcpPrompt {
   private final Executor executor;
   private final String sessionId;
   private final long task;
-  private final String driver;
+  private final String model;
+  private final String permissionMode;
   private final Set<Long> offered = ConcurrentHashMap.newKeySet();
   private volatile boolean cancelled;
   private volatile InputStream stream;
@@ -57,13 +58,18 @@ final class AcpPrompt {
   private boolean sawUsage;
   private final Map<String, StringBuilder> toolOutput = new HashMap<>();
 
-  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, String sessionId, long task, String driver) {
+  /**
+   * @param model the model for a turn this prompt starts, or null for the driver's default
+   * @param permissionMode the agent's permission mode for a turn this prompt starts, or null
+   */
+  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, String sessionId, long task, String model, String permissionMode) {
     this.hub = hub;
     this.client = client;
     this.executor = executor;
     this.sessionId = sessionId;
     this.task = task;
-    this.driver = driver;
+    this.model = model;
+    this.permissionMode = permissionMode;
   }
 
   /** Runs the prompt to its end and returns the {@code session/prompt} result. */
@@ -98,11 +104,15 @@ final class AcpPrompt {
     ObjectNode input = Json.mapper().createObjectNode();
     input.put("task", task);
     input.put("message", message);
-    if (driver != null) {
-      input.put("driver", driver);
-    }
     try {
-      turn = hub.callTree("turn_start", input).path("turn").path("id").asLong();
+      ObjectNode start = input.deepCopy();
+      if (model != null) {
+        start.put("model", model);
+      }
+      if (permissionMode != null) {
+        start.put("permission_mode", permissionMode);
+      }
+      turn = hub.callTree("turn_start", start).path("turn").path("id").asLong();
       return;
     } catch (HubErrorException e) {
       if (e.status() != 409) {
