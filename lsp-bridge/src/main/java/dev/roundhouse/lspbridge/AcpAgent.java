@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.InvalidPathException;
@@ -36,11 +37,13 @@ public final class AcpAgent {
   private final ExecutorService executor;
   private final Map<String, AcpPrompt> prompts = new ConcurrentHashMap<>();
   private final Map<String, AcpSessionConfig> configs = new ConcurrentHashMap<>();
+  private final AcpDecisionOffers offers;
 
-  private AcpAgent(HubHttp hub, AcpConnection client, ExecutorService executor) {
+  private AcpAgent(HubHttp hub, AcpConnection client, ExecutorService executor, Supplier<HubAddress> locator) {
     this.hub = hub;
     this.client = client;
     this.executor = executor;
+    this.offers = new AcpDecisionOffers(hub, client, executor, locator, java.time.Duration.ofSeconds(1));
   }
 
   /**
@@ -54,8 +57,12 @@ public final class AcpAgent {
     ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("roundhouse-acp-", 0).factory());
     try (HubHttp hub = new HubHttp(locator)) {
       AcpConnection connection = new AcpConnection(in, out, executor);
-      AcpAgent agent = new AcpAgent(hub, connection, executor);
-      connection.run(agent.handler());
+      AcpAgent agent = new AcpAgent(hub, connection, executor, locator);
+      try {
+        connection.run(agent.handler());
+      } finally {
+        agent.offers.close();
+      }
       agent.prompts.values().forEach(AcpPrompt::abandon);
       return 0;
     } finally {
@@ -79,8 +86,25 @@ public final class AcpAgent {
           case "session/prompt" -> prompt(params);
           case "session/set_mode" -> setMode(params);
           case "session/set_config_option" -> setConfigOption(params);
-          default -> throw new AcpError(AcpError.METHOD_NOT_FOUND, "Method not found: " + method + " (roundhouse acp offers initialize, authenticate, session/new, session/load, session/list, session/prompt, session/set_mode and session/cancel)");
+          default -> throw new AcpError(AcpError.METHOD_NOT_FOUND, "Method not found: " + method + " (roundhouse acp offers initialize, authenticate, session/new, session/load, session/list, session/prompt, session/set_mode, session/set_config_option and session/cancel)");
         };
+      }
+
+      @Override
+      public void answered(String method, JsonNode params, JsonNode result) {
+        // Now that the client knows the session, its decisions (pending ones too) are offered.
+        String sessionId = switch (method) {
+          case "session/new" -> result.path("sessionId").asText("");
+          case "session/load" -> params.path("sessionId").asText("");
+          default -> "";
+        };
+        if (!sessionId.isEmpty()) {
+          try {
+            offers.watch(taskOf(Json.mapper().createObjectNode().put("sessionId", sessionId), method), sessionId);
+          } catch (RoundhouseException e) {
+            // the hub is away: the event follower offers them once it reconnects
+          }
+        }
       }
 
       @Override
@@ -285,7 +309,7 @@ public final class AcpAgent {
     String sessionId = sessionId(id);
     String text = promptText(params.path("prompt"));
     AcpSessionConfig config = config(id);
-    AcpPrompt prompt = new AcpPrompt(hub, client, executor, sessionId, id, config.model(), config.permissionMode());
+    AcpPrompt prompt = new AcpPrompt(hub, client, executor, offers, sessionId, id, config.model(), config.permissionMode());
     if (prompts.putIfAbsent(sessionId, prompt) != null) {
       throw new AcpError(AcpError.INVALID_REQUEST, "session " + sessionId + " already has a prompt running; cancel it or wait for its answer");
     }

@@ -42,7 +42,7 @@ final class AcpPrompt {
   private final long task;
   private final String model;
   private final String permissionMode;
-  private final Set<Long> offered = ConcurrentHashMap.newKeySet();
+  private final AcpDecisionOffers offers;
   private volatile boolean cancelled;
   private volatile InputStream stream;
 
@@ -62,7 +62,8 @@ final class AcpPrompt {
    * @param model the model for a turn this prompt starts, or null for the driver's default
    * @param permissionMode the agent's permission mode for a turn this prompt starts, or null
    */
-  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, String sessionId, long task, String model, String permissionMode) {
+  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, AcpDecisionOffers offers, String sessionId, long task, String model, String permissionMode) {
+    this.offers = offers;
     this.hub = hub;
     this.client = client;
     this.executor = executor;
@@ -79,7 +80,7 @@ final class AcpPrompt {
     stream = first;
     try {
       send(message);
-      offerPending();
+      offers.offerPending(task);
       String stopReason = follow(first, after);
       ObjectNode result = Json.mapper().createObjectNode();
       result.put("stopReason", stopReason);
@@ -126,14 +127,6 @@ final class AcpPrompt {
       runningBefore = id; // the next turn will carry it
     } else {
       turn = id;
-    }
-  }
-
-  private void offerPending() {
-    for (JsonNode decision : hub.callTree("decision_list", Map.of("task", task)).path("decisions")) {
-      if (decision.path("status").asText("pending").equals("pending")) {
-        offer(decision);
-      }
     }
   }
 
@@ -222,7 +215,9 @@ final class AcpPrompt {
     JsonNode data = event.path("data");
     if (type.startsWith("decision.")) {
       if (type.equals("decision.opened")) {
-        offer(data.path("decision"));
+        if (!cancelled) {
+          offers.offer(data.path("decision"));
+        }
       }
       return null;
     }
@@ -315,40 +310,6 @@ final class AcpPrompt {
     params.put("sessionId", sessionId);
     params.set("update", update);
     client.notify("session/update", params);
-  }
-
-  /** Offers a pending decision of this task to the client, once; the answer goes to {@code decision_answer}. */
-  private void offer(JsonNode decision) {
-    if (!decision.path("id").canConvertToLong() || decision.path("task_id").asLong(-1) != task || cancelled) {
-      return;
-    }
-    long id = decision.get("id").asLong();
-    if (!offered.add(id)) {
-      return;
-    }
-    Optional<ObjectNode> params = AcpUpdates.permissionRequest(sessionId, decision);
-    if (params.isEmpty()) {
-      update(AcpUpdates.chunk("agent_message_chunk", "\n[Roundhouse: the agent asks \"" + decision.path("title").asText() + "\" and needs a free-text answer; answer decision " + id + " on the board or with roundhouse ops decision_answer]\n"));
-      return;
-    }
-    client
-        .request("session/request_permission", params.get())
-        .whenCompleteAsync(
-            (result, failure) -> {
-              if (failure != null) {
-                return; // the client could not answer: the hub denies it when it times out or the turn stops
-              }
-              JsonNode outcome = result.path("outcome");
-              if (!outcome.path("outcome").asText().equals("selected")) {
-                return; // cancelled: the prompt was cancelled, turn_stop expires the decision (denied)
-              }
-              try {
-                hub.callTree("decision_answer", Map.of("decision", id, "answer", outcome.path("optionId").asText()));
-              } catch (RoundhouseException e) {
-                update(AcpUpdates.chunk("agent_message_chunk", "\n[Roundhouse: could not answer decision " + id + ": " + e.getMessage() + "]\n"));
-              }
-            },
-            executor);
   }
 
   /** Stops the turn (the hub expires its pending decisions) and makes the prompt end with {@code cancelled}. */
