@@ -12,6 +12,8 @@ const projectDir = process.env.RH_PROJECT_DIR;
 
 const asksPermission = JSON.stringify({
   steps: [
+    { thought: "The tests live in make test." },
+    { plan: [{ content: "Run the tests", status: "in_progress", priority: "high" }, "Report"] },
     { text: "Run" }, { text: "ning tests" },
     { tool: "Bash", id: "c1", input: { command: "make test" }, ask: true, output: ["ok\n"], result: "ok\n" },
     { message: "All green." },
@@ -49,6 +51,10 @@ function describe(update) {
       return `tool_call ${update.toolCallId} ${update.kind} ${update.status}`;
     case "tool_call_update":
       return `tool_call_update ${update.toolCallId} ${update.status ?? "null"}`;
+    case "agent_thought_chunk":
+      return `agent_thought_chunk ${update.content.text}`;
+    case "plan":
+      return `plan ${update.entries.map((e) => `${e.content}:${e.status}:${e.priority}`).join(",")}`;
     default:
       return update.sessionUpdate;
   }
@@ -91,6 +97,8 @@ test("prompt streams the turn, asks permission, allow it, ends with end_turn; lo
     assert.equal(c.asked[0].toolCall.toolCallId, "c1");
     assert.deepEqual(c.asked[0].options.map((o) => o.kind), ["allow_once", "allow_always", "reject_once"]);
     assert.deepEqual(c.updates.map(describe), [
+      "agent_thought_chunk The tests live in make test.",
+      "plan Run the tests:in_progress:high,Report:pending:medium",
       "agent_message_chunk Run",
       "agent_message_chunk ning tests",
       "tool_call c1 execute in_progress",
@@ -103,6 +111,8 @@ test("prompt streams the turn, asks permission, allow it, ends with end_turn; lo
     await ctx.request(acp.methods.agent.session.load, { sessionId, cwd: projectDir, mcpServers: [] });
     const replay = c.updates.map(describe);
     assert.equal(replay[0], `user_message_chunk ${asksPermission}`);
+    assert.equal(replay[1], "agent_thought_chunk The tests live in make test.");
+    assert.equal(replay[2], "plan Run the tests:in_progress:high,Report:pending:medium");
     assert.ok(replay.includes("agent_message_chunk All green."), replay.join("\n"));
 
     const list = await ctx.request(acp.methods.agent.session.list, { cwd: projectDir });

@@ -192,6 +192,8 @@ public final class AcpAgent {
         switch (entry.path("type").asText()) {
           case "turn.user_message" -> AcpUpdates.chunk("user_message_chunk", data.path("text").asText(""));
           case "turn.message" -> AcpUpdates.chunk("agent_message_chunk", data.path("text").asText(""));
+          case "turn.thought" -> AcpUpdates.chunk("agent_thought_chunk", data.path("text").asText(""));
+          case "turn.plan" -> AcpUpdates.plan(data);
           case "turn.tool_call" -> AcpUpdates.toolCall(data);
           case "turn.tool_result" -> AcpUpdates.toolResult(data);
           case "turn.permission_denied" -> data.hasNonNull("call_id") ? AcpUpdates.toolDenied(data) : null;

@@ -249,6 +249,8 @@ final class AcpPrompt {
         }
         deltasSinceMessage = false;
       }
+      case "turn.thought" -> update(AcpUpdates.chunk("agent_thought_chunk", data.path("text").asText("")));
+      case "turn.plan" -> update(AcpUpdates.plan(data));
       case "turn.tool_call" -> update(AcpUpdates.toolCall(data));
       case "turn.tool_output" -> {
         String callId = data.path("call_id").asText();

@@ -24,6 +24,20 @@ final class AcpUpdates {
     return update;
   }
 
+  /** {@code plan} for a {@code turn.plan} event's data: the whole list, as ACP replaces it each time. */
+  static ObjectNode plan(JsonNode data) {
+    ObjectNode update = Json.mapper().createObjectNode();
+    update.put("sessionUpdate", "plan");
+    com.fasterxml.jackson.databind.node.ArrayNode entries = update.putArray("entries");
+    for (JsonNode entry : data.path("entries")) {
+      entries.addObject()
+          .put("content", entry.path("content").asText(""))
+          .put("status", entry.path("status").asText("pending"))
+          .put("priority", entry.path("priority").asText("medium"));
+    }
+    return update;
+  }
+
   /** {@code tool_call} for a {@code turn.tool_call} event's data. */
   static ObjectNode toolCall(JsonNode data) {
     String tool = data.path("tool").asText("tool");

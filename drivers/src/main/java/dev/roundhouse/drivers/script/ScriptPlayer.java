@@ -98,6 +98,8 @@ final class ScriptPlayer {
       }
       case Step.CallOp call -> callOp(call);
       case Step.Error error -> emit(new TurnEvent.Error(fill(error.message())));
+      case Step.Thought thought -> emit(new TurnEvent.Thought(fill(thought.text())));
+      case Step.Plan plan -> emit(new TurnEvent.Plan(plan.entries()));
       case Step.Fail fail -> throw new RoundhouseException("script_failed", fill(fail.message()));
       case Step.Hang hang -> {
         pause(Long.MAX_VALUE);

@@ -154,6 +154,28 @@ sealed interface Step {
   }
 
   /** An error event; the turn goes on. */
+  record Thought(String text) implements Step {
+    public Thought {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String kind() {
+      return "thought";
+    }
+  }
+
+  record Plan(java.util.List<dev.roundhouse.hub.turns.TurnEvent.PlanEntry> entries) implements Step {
+    public Plan {
+      entries = java.util.List.copyOf(entries);
+    }
+
+    @Override
+    public String kind() {
+      return "plan";
+    }
+  }
+
   record Error(String message) implements Step {
     public Error {
       Objects.requireNonNull(message, "message");

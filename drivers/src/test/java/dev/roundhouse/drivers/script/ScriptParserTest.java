@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ScriptParserTest {
   private static final String KINDS =
-      "(expected one of text, message, tool, ask_user, usage, delay_ms, repeat, call_op, error, fail, hang, result)";
+      "(expected one of text, message, thought, plan, tool, ask_user, usage, delay_ms, repeat, call_op, error, fail, hang, result)";
 
   @Test
   void parsesEveryStepKind() {
@@ -89,6 +89,23 @@ class ScriptParserTest {
     Step.Tool tool = (Step.Tool) single("{\"tool\": \"Bash\", \"output\": \"all of it\\n\"}");
 
     assertThat(tool.output()).containsExactly("all of it\n");
+  }
+
+  @Test
+  void thoughtsAndPlansParseWithPlanDefaults() {
+    assertThat(single("{\"thought\": \"hmm\"}")).isEqualTo(new Step.Thought("hmm"));
+    assertThat(single("{\"plan\": [\"write it\", {\"content\": \"test it\", \"status\": \"completed\", \"priority\": \"low\"}]}"))
+        .isEqualTo(new Step.Plan(List.of(
+            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("write it", "pending", "medium"),
+            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("test it", "completed", "low"))));
+  }
+
+  @Test
+  void aPlanEntryWithAnUnknownStatusIsRefusedNamingTheChoices() {
+    assertThatThrownBy(() -> ScriptParser.parse("{\"steps\": [{\"plan\": [{\"content\": \"x\", \"status\": \"done\"}]}]}"))
+        .hasMessageContaining("status is one of [pending, in_progress, completed]");
+    assertThatThrownBy(() -> ScriptParser.parse("{\"steps\": [{\"plan\": \"x\"}]}"))
+        .hasMessageContaining("'plan' must be an array of entries");
   }
 
   @Test
