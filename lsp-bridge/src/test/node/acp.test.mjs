@@ -17,6 +17,7 @@ const asksPermission = JSON.stringify({
     { text: "Run" }, { text: "ning tests" },
     { tool: "Bash", id: "c1", input: { command: "make test" }, ask: true, output: ["ok\n"], result: "ok\n" },
     { message: "All green." },
+    { usage: { input: 120, output: 30, cost: 0.02, context: 4000, window: 200000 } },
   ],
 });
 const hangsAfterPermission = JSON.stringify({
@@ -53,6 +54,8 @@ function describe(update) {
       return `tool_call_update ${update.toolCallId} ${update.status ?? "null"}`;
     case "agent_thought_chunk":
       return `agent_thought_chunk ${update.content.text}`;
+    case "usage_update":
+      return `usage_update ${update.used}/${update.size} ${update.cost?.amount} ${update.cost?.currency}`;
     case "plan":
       return `plan ${update.entries.map((e) => `${e.content}:${e.status}:${e.priority}`).join(",")}`;
     default:
@@ -105,6 +108,7 @@ test("prompt streams the turn, asks permission, allow it, ends with end_turn; lo
       "tool_call_update c1 null",
       "tool_call_update c1 completed",
       "agent_message_chunk All green.",
+      "usage_update 4000/200000 0.02 USD",
     ]);
 
     c.updates.length = 0;

@@ -272,6 +272,9 @@ final class AcpPrompt {
         inputTokens += data.path("input_tokens").asLong(0);
         outputTokens += data.path("output_tokens").asLong(0);
         costUsd += data.path("cost_usd").asDouble(0);
+        if (data.path("context_window").canConvertToLong() && data.path("context_tokens").canConvertToLong()) {
+          update(AcpUpdates.usage(data.get("context_tokens").asLong(), data.get("context_window").asLong(), data.has("cost_usd") ? costUsd : null));
+        }
       }
       case "turn.result" -> resultStopReason = data.path("stop_reason").asText(null);
       case "turn.error" -> errorMessage = data.path("message").asText(null);

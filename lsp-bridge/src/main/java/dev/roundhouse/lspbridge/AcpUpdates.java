@@ -24,6 +24,21 @@ final class AcpUpdates {
     return update;
   }
 
+  /**
+   * {@code usage_update}: how much of the context window the conversation fills, and what this prompt's
+   * turn has cost so far (null: no cost reported).
+   */
+  static ObjectNode usage(long used, long size, Double costUsd) {
+    ObjectNode update = Json.mapper().createObjectNode();
+    update.put("sessionUpdate", "usage_update");
+    update.put("used", used);
+    update.put("size", size);
+    if (costUsd != null) {
+      update.putObject("cost").put("amount", costUsd).put("currency", "USD");
+    }
+    return update;
+  }
+
   /** {@code plan} for a {@code turn.plan} event's data: the whole list, as ACP replaces it each time. */
   static ObjectNode plan(JsonNode data) {
     ObjectNode update = Json.mapper().createObjectNode();

@@ -37,7 +37,7 @@ final class ScriptParser {
           "result", List.of("text"));
 
   private static final List<String> TOP_LEVEL = List.of("session", "linger", "steps");
-  private static final List<String> USAGE_FIELDS = List.of("input", "output", "cost", "estimated");
+  private static final List<String> USAGE_FIELDS = List.of("input", "output", "cost", "estimated", "context", "window");
 
   private static final ObjectMapper STRICT =
       JsonMapper.builder()
@@ -281,7 +281,12 @@ final class ScriptParser {
       cost = costNode.doubleValue();
     }
     boolean estimated = usage.has("estimated") && bool(usage, "estimated", name);
-    return new Step.Usage(input, output, cost, estimated);
+    Long context = usage.has("context") ? wholeNumber(usage.get("context"), "usage.context", name, Long.MAX_VALUE) : null;
+    Long window = usage.has("window") ? wholeNumber(usage.get("window"), "usage.window", name, Long.MAX_VALUE) : null;
+    if ((context == null) != (window == null)) {
+      throw new InvalidScriptException(name + ": 'usage.context' and 'usage.window' go together (tokens in context, and the window's size)");
+    }
+    return new Step.Usage(input, output, cost, estimated, context, window);
   }
 
   private static String requiredString(JsonNode node, String field, String name, boolean emptyAllowed) {

@@ -87,7 +87,8 @@ final class ScriptPlayer {
       }
       case Step.AskUser ask -> askUser(ask);
       case Step.Usage usage ->
-          emit(new TurnEvent.Usage(usage.inputTokens(), usage.outputTokens(), usage.costUsd(), usage.costEstimated()));
+          emit(new TurnEvent.Usage(usage.inputTokens(), usage.outputTokens(), usage.costUsd(), usage.costEstimated(),
+              usage.contextTokens(), usage.contextWindow()));
       case Step.Delay delay -> pause(delay.millis());
       case Step.Repeat repeat -> {
         for (int i = 0; i < repeat.times(); i++) {

@@ -103,7 +103,12 @@ sealed interface Step {
   }
 
   /** Tokens used and what they cost; a null cost reports none. */
-  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) implements Step {
+  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated, Long contextTokens, Long contextWindow)
+      implements Step {
+    Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) {
+      this(inputTokens, outputTokens, costUsd, costEstimated, null, null);
+    }
+
     @Override
     public String kind() {
       return "usage";

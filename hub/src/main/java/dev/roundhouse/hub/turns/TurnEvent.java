@@ -139,8 +139,18 @@ public sealed interface TurnEvent {
     }
   }
 
-  /** Tokens used and what they cost; {@code costEstimated} when the driver computed the cost itself. */
-  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) implements TurnEvent {
+  /**
+   * Tokens used and what they cost; {@code costEstimated} when the driver computed the cost itself. When the
+   * agent says so, {@code contextTokens} is how much of the model's context window ({@code contextWindow}
+   * tokens) the conversation now fills; both null otherwise.
+   */
+  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated, Long contextTokens, Long contextWindow)
+      implements TurnEvent {
+    /** Usage without context-window figures. */
+    public Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) {
+      this(inputTokens, outputTokens, costUsd, costEstimated, null, null);
+    }
+
     @Override
     public String type() {
       return "turn.usage";
