@@ -147,7 +147,7 @@ class ScriptParserTest {
           {"steps": [{"delay_ms": -5}]}                                     | step 1: 'delay_ms' must be a whole number from 0 to 3600000, not -5
           {"steps": [{"delay_ms": 1.5}]}                                    | step 1: 'delay_ms' must be a whole number from 0 to 3600000, not 1.5
           {"steps": [{"usage": 100}]}                                       | step 1: 'usage' must be an object like {"input": 100, "output": 20}, not 100
-          {"steps": [{"usage": {"input": 1, "tokens": 2}}]}                 | step 1: unknown usage field 'tokens' (expected input, output, cost, estimated)
+          {"steps": [{"usage": {"input": 1, "tokens": 2}}]}                 | step 1: unknown usage field 'tokens' (expected input, output, cost, estimated, context, window)
           {"steps": [{"usage": {"cost": "free"}}]}                          | step 1: 'usage.cost' must be a number of US dollars, 0 or more, not "free"
           {"steps": [{"repeat": 2}]}                                        | step 1: a repeat step needs a 'steps' array
           {"steps": [{"repeat": 2000000, "steps": []}]}                     | step 1: 'repeat' must be a whole number from 0 to 1000000, not 2000000
