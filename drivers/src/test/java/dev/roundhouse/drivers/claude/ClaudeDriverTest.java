@@ -319,4 +319,37 @@ class ClaudeDriverTest {
     assertThat(capabilities.supportsResume()).isTrue();
     assertThat(capabilities.reportsCost()).isTrue();
   }
+
+  @Test
+  void theHubsMcpEndpointIsPassedWithTheTaskToken() throws Exception {
+    try (FakeMcpServer mcp = new FakeMcpServer("task-token-7")) {
+      server.enqueue(
+          answer(toolUse("toolu_mcp_1", "mcp__roundhouse__suggest_task", "{\"title\": \"Add a README\"}")),
+          answer("I suggested it."));
+      RecordingTurnContext context = new RecordingTurnContext(1)
+          .endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-7", 7))
+          .answer(PermissionVerdict.allow("allowed by the user"));
+      List<Path> foldersBefore = turnFolders();
+
+      assertThat(finish(start(driver(), request("suggest a task"), context))).isNull();
+
+      assertThat(server.request(0).text()).contains("mcp__roundhouse__suggest_task");
+      assertThat(context.permissionRequests()).singleElement().satisfies(asked ->
+          assertThat(asked.description()).isEqualTo("Call tool suggest_task of MCP server roundhouse with {\"title\":\"Add a README\"}"));
+      assertThat(mcp.calls()).singleElement().satisfies(call -> {
+        assertThat(call.path("name").asText()).isEqualTo("suggest_task");
+        assertThat(call.at("/arguments/title").asText()).isEqualTo("Add a README");
+      });
+      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-7");
+      assertThat(context.events(TurnEvent.ToolResult.class).get(0).output()).isEqualTo("suggested task #12: Add a README");
+      assertThat(turnFolders()).as("the folder with the token is deleted").containsExactlyInAnyOrderElementsOf(foldersBefore);
+    }
+  }
+
+  private static List<Path> turnFolders() throws java.io.IOException {
+    try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return list.filter(path -> path.getFileName().toString().startsWith("roundhouse-claude-")).toList();
+    }
+  }
+
 }
