@@ -162,8 +162,12 @@ final class FakeAnthropicServer implements AutoCloseable {
   /** One content block of a streamed answer. */
   sealed interface Block {}
 
-  /** A text block, streamed as one delta per chunk. */
-  record Text(List<String> chunks) implements Block {}
+  /** A text block, streamed as one delta per chunk, {@code gapNanos} apart. */
+  record Text(List<String> chunks, long gapNanos) implements Block {
+    Text(List<String> chunks) {
+      this(chunks, 0);
+    }
+  }
 
   /** A tool_use block whose input JSON streams in two {@code input_json_delta} fragments. */
   record ToolUse(String id, String name, String inputJson) implements Block {}
@@ -182,6 +186,11 @@ final class FakeAnthropicServer implements AutoCloseable {
       SseWriter out = SseWriter.open(exchange);
       writeAnswer(out, request, List.of(blocks), true);
     };
+  }
+
+  /** A text answer whose chunks stream {@code gap} apart, as a model's tokens do. */
+  static Reply pacedAnswer(java.time.Duration gap, String... chunks) {
+    return answer(new Text(List.of(chunks), gap.toNanos()));
   }
 
   /** A streamed text answer of these chunks. */
@@ -229,7 +238,12 @@ final class FakeAnthropicServer implements AutoCloseable {
         case Text text -> {
           blockStart.putObject("content_block").put("type", "text").put("text", "");
           out.event("content_block_start", blockStart);
+          long next = System.nanoTime();
           for (String chunk : text.chunks()) {
+            if (text.gapNanos() > 0) {
+              next += text.gapNanos();
+              java.util.concurrent.locks.LockSupport.parkNanos(next - System.nanoTime());
+            }
             out.event("content_block_delta", delta(index, "text_delta", "text", chunk));
           }
         }
