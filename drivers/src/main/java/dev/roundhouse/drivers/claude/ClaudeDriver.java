@@ -87,7 +87,7 @@ public final class ClaudeDriver implements AgentDriver {
     models.addAll(reportedModels);
     Set<String> modes = new LinkedHashSet<>(cli.permissionModes());
     modes.addAll(reportedModes);
-    return new DriverCapabilities("Claude Code", new ArrayList<>(models), new ArrayList<>(modes), false, true, true, true, READ_ONLY_TOOLS);
+    return new DriverCapabilities("Claude Code", new ArrayList<>(models), new ArrayList<>(modes), true, true, true, true, READ_ONLY_TOOLS);
   }
 
   @Override

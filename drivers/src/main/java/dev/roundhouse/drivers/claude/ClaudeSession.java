@@ -1,5 +1,6 @@
 package dev.roundhouse.drivers.claude;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionRequest;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -219,6 +221,13 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
 
   @Override
   public void permission(String requestId, PermissionRequest request) {
+    if (UserQuestions.isQuestion(request.tool(), request.input())) {
+      Optional<JsonNode> answered = stopping.get() ? Optional.empty() : UserQuestions.ask(request.input(), context);
+      trySend(answered.isPresent()
+          ? ControlMessages.allow(requestId, answered.get())
+          : ControlMessages.deny(requestId, "The user gave no answer" + (stopping.get() ? ": the turn was stopped" : "")));
+      return;
+    }
     PermissionVerdict verdict = stopping.get() ? PermissionVerdict.deny("the turn was stopped") : context.requestPermission(request);
     String line = verdict.allowed()
         ? ControlMessages.allow(requestId, request.input())
@@ -323,5 +332,14 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
 
   private void send(String line) {
     process.send(line);
+  }
+
+  /** Sends, ignoring a CLI that already exited (the inbox's end reports that). */
+  private void trySend(String line) {
+    try {
+      send(line);
+    } catch (UncheckedIOException e) {
+      // it exited
+    }
   }
 }

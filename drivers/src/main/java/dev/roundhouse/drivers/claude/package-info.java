@@ -4,8 +4,8 @@
  *
  * <ul>
  *   <li>{@code ClaudeSession}, {@code Inbox}: one CLI process, its stdout, the stop protocol;
- *   <li>{@code StreamMapper}, {@code PermissionRequests}: the CLI's {@code stream-json} lines in the hub's
- *       terms;
+ *   <li>{@code StreamMapper}, {@code PermissionRequests}, {@code UserQuestions}: the CLI's {@code
+ *       stream-json} lines in the hub's terms;
  *   <li>{@code ControlMessages}: what goes back on its stdin;
  *   <li>{@code ClaudeCommandLine}, {@code TurnFolder}: its arguments, MCP configuration and system prompt;
  *   <li>{@code ClaudeProbe}, {@code CliHelp}: version, login, permission modes and models, read from the

@@ -346,6 +346,26 @@ class ClaudeDriverTest {
     }
   }
 
+
+  @Test
+  void askUserQuestionBecomesAQuestionForTheUser() throws Exception {
+    String questions = "{\"questions\": [{\"question\": \"Which database?\", \"header\": \"DB\", \"multiSelect\": false, "
+        + "\"options\": [{\"label\": \"SQLite\", \"description\": \"embedded\"}, {\"label\": \"Postgres\", \"description\": \"a server\"}]}]}";
+    server.enqueue(answer(toolUse("toolu_ask_1", "AskUserQuestion", questions)), answer("SQLite it is."),
+        answer(toolUse("toolu_ask_2", "AskUserQuestion", questions)), answer("No answer, then."));
+    RecordingTurnContext context = new RecordingTurnContext(1).reply("SQLite").thenSay("ask again");
+
+    assertThat(finish(start(driver(), request("pick a database"), context))).isNull();
+
+    assertThat(context.permissionRequests()).as("a question is not a permission").isEmpty();
+    assertThat(context.questions()).containsExactly("DB: Which database? [SQLite, Postgres]", "DB: Which database? [SQLite, Postgres]");
+    List<TurnEvent.ToolResult> results = context.events(TurnEvent.ToolResult.class);
+    assertThat(results.get(0).output()).contains("\"Which database?\"=\"SQLite\"");
+    assertThat(results.get(0).isError()).isFalse();
+    assertThat(results.get(1).output()).contains("The user gave no answer");
+    assertThat(results.get(1).isError()).isTrue();
+  }
+
   private static List<Path> turnFolders() throws java.io.IOException {
     try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
       return list.filter(path -> path.getFileName().toString().startsWith("roundhouse-claude-")).toList();

@@ -31,6 +31,8 @@ final class RecordingTurnContext implements TurnContext {
   private final List<PermissionRequest> permissionRequests = new CopyOnWriteArrayList<>();
   private final ConcurrentLinkedQueue<PermissionVerdict> verdicts = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<String> nextMessages = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> replies = new ConcurrentLinkedQueue<>();
+  private final List<String> questions = new CopyOnWriteArrayList<>();
   private final List<Runnable> stopActions = new CopyOnWriteArrayList<>();
   private volatile AgentEndpoint endpoint;
   private volatile Thread driverThread;
@@ -43,6 +45,17 @@ final class RecordingTurnContext implements TurnContext {
   RecordingTurnContext answer(PermissionVerdict... answers) {
     verdicts.addAll(List.of(answers));
     return this;
+  }
+
+  /** Answers to the next questions ({@link #ask}), in order; then there is no answer. */
+  RecordingTurnContext reply(String... answers) {
+    replies.addAll(List.of(answers));
+    return this;
+  }
+
+  /** The questions asked, as "question [option, option]". */
+  List<String> questions() {
+    return List.copyOf(questions);
   }
 
   /** Messages {@link #awaitNextMessage} hands out, in order; then it returns empty. */
@@ -142,7 +155,8 @@ final class RecordingTurnContext implements TurnContext {
 
   @Override
   public Optional<String> ask(String question, List<String> options) {
-    return Optional.empty();
+    questions.add(question + " " + options);
+    return stopped ? Optional.empty() : Optional.ofNullable(replies.poll());
   }
 
   @Override
