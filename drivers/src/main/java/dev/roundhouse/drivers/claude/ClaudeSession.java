@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * thread, which gives the CLI {@code stopGrace} to end the interrupted answer and exit after its stdin
  * closes, and only then kills its process group. Nothing is emitted once the turn is stopped.
  *
- * <p>Thread-safe in this sense: {@link #answer} and {@link #close} run on the turn's thread (the only one
- * that calls the {@link TurnContext}); {@link #stop} may run on any thread. The stdout reader only fills the
- * {@link Inbox}.
+ * <p>Threads: the turn's thread runs {@link #answer} and {@link #end} and is the only one that calls the
+ * {@link TurnContext} (emits, the gate, questions); {@link #stop} may run on any thread (it only writes the
+ * interrupt and puts a stop in the inbox); the process's stdout reader (a virtual thread) only fills the
+ * {@link Inbox}, stamping each line. No lock of this class exists; stdin lines are serialised by {@link
+ * AgentProcess#send}. Thread-safe in that sense.
  */
 final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClaudeSession.class);
@@ -120,7 +122,7 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
     resultsAtSend = mapper.results();
     answering = true;
     try {
-      send(ControlMessages.userMessage(message));
+      trySend(ControlMessages.userMessage(message)); // a CLI that already exited shows as the inbox's end
       while (ending == null) {
         Inbox.Item item;
         try {
@@ -165,11 +167,7 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
       return;
     }
     if (answering && !ended) {
-      try {
-        send(ControlMessages.interrupt("roundhouse-interrupt-" + interrupts.incrementAndGet()));
-      } catch (UncheckedIOException e) {
-        // it already exited
-      }
+      trySend(ControlMessages.interrupt("roundhouse-interrupt-" + interrupts.incrementAndGet()));
     }
     inbox.stop();
   }
@@ -229,24 +227,15 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
       return;
     }
     PermissionVerdict verdict = stopping.get() ? PermissionVerdict.deny("the turn was stopped") : context.requestPermission(request);
-    String line = verdict.allowed()
+    trySend(verdict.allowed()
         ? ControlMessages.allow(requestId, request.input())
-        : ControlMessages.deny(requestId, "Roundhouse denied " + request.tool() + ": " + verdict.reason());
-    try {
-      send(line);
-    } catch (UncheckedIOException e) {
-      // it exited; the inbox's end says so
-    }
+        : ControlMessages.deny(requestId, "Roundhouse denied " + request.tool() + ": " + verdict.reason()));
   }
 
   @Override
   public void unsupportedControl(String requestId, String subtype) {
     LOG.debug("claude sent a control request of subtype {}; refused", subtype);
-    try {
-      send(ControlMessages.unsupported(requestId, subtype));
-    } catch (UncheckedIOException e) {
-      // it exited; the inbox's end says so
-    }
+    trySend(ControlMessages.unsupported(requestId, subtype));
   }
 
   @Override
@@ -264,11 +253,7 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
     stopping.set(true);
     boolean interrupted = Thread.interrupted(); // the runner interrupts the driver's thread on stop
     if (interrupts.get() == 0 && !ended) {
-      try {
-        send(ControlMessages.interrupt("roundhouse-interrupt-" + interrupts.incrementAndGet()));
-      } catch (UncheckedIOException e) {
-        // it already exited
-      }
+      trySend(ControlMessages.interrupt("roundhouse-interrupt-" + interrupts.incrementAndGet()));
     }
     long deadline = System.nanoTime() + stopGrace.toNanos();
     StreamMapper.Sink discard = new Discard();
@@ -330,14 +315,10 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
         + (stderr.isEmpty() ? " (it wrote nothing on stderr)" : ": " + stderr));
   }
 
-  private void send(String line) {
-    process.send(line);
-  }
-
-  /** Sends, ignoring a CLI that already exited (the inbox's end reports that). */
+  /** Writes a line on stdin, ignoring a CLI that already exited (the inbox's end reports that). */
   private void trySend(String line) {
     try {
-      send(line);
+      process.send(line);
     } catch (UncheckedIOException e) {
       // it exited
     }
