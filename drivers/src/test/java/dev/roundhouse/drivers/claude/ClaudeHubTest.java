@@ -155,4 +155,43 @@ class ClaudeHubTest {
     assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("declined");
     assertThat(server.requests()).as("the agent never started").hasSize(1);
   }
+
+  /**
+   * The runner's task-scoped endpoint reaches the agent: opened for this task, used with its token, revoked
+   * when the turn ends. (Pending: the same through the hub's own {@code /mcp} with {@code suggest_task}
+   * landing on the board as {@code agent:<task>}, once the MCP face hands out agent tokens.)
+   */
+  @Test
+  void theRunnersAgentEndpointReachesTheAgentAndIsRevokedAfterTheTurn() {
+    try (FakeMcpServer mcp = new FakeMcpServer("task-token-" + task)) {
+      List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+      hub.hub().runner().useAgentEndpoints(new dev.roundhouse.hub.turns.AgentEndpoints() {
+        @Override
+        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> open(long taskId) {
+          opened.add("task " + taskId);
+          return java.util.Optional.of(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-" + taskId, taskId));
+        }
+
+        @Override
+        public void close(dev.roundhouse.hub.turns.AgentEndpoint endpoint) {
+          closed.add("task " + endpoint.taskId());
+        }
+      });
+      server.enqueue(answer(toolUse("toolu_m1", "mcp__roundhouse__suggest_task", "{\"title\": \"Write the README\"}")), answer("Suggested."));
+
+      http.op("turn_start", map("task", task, "message", "suggest a follow-up task"));
+      Event requested = await("turn.permission_requested");
+      assertThat(requested.data().get("tool").asText()).isEqualTo("mcp__roundhouse__suggest_task");
+      http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+      assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("completed");
+
+      assertThat(opened).containsExactly("task " + task);
+      assertThat(closed).containsExactly("task " + task);
+      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-" + task);
+      assertThat(mcp.calls()).singleElement().satisfies(call -> assertThat(call.at("/arguments/title").asText()).isEqualTo("Write the README"));
+      assertThat(http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("output")).contains("suggested task #12: Write the README");
+    }
+  }
+
 }
