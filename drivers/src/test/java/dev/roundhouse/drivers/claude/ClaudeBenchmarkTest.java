@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Two answers in one lingering session: a burst (every delta at once, on a cold JVM: the latency is
  * mostly queueing behind earlier lines, and the rate is the driver's throughput), then deltas paced 5 ms
  * apart, as a fast model streams (the latency is what the hub adds to each line). Prints the figures;
- * asserts that every delta arrived, in order, and bounds only a real regression breaks.
+ * asserts that every delta arrived, in order; timings are reported, not asserted.
  */
 class ClaudeBenchmarkTest {
   private static final int BURST = 2000;
@@ -93,8 +93,8 @@ class ClaudeBenchmarkTest {
                   + "  %d deltas paced 5 ms apart: %s%n"
                   + "  hub heap per lingering session: %.0f KiB; CLI resident memory: %d KiB%n",
               startup / 1e6, BURST, cold, PACED, warm, (heapLingering - heapBefore) / 1024.0, cliKib);
-          assertThat(warm.emitP50()).as("p50 ms from a stdout line to its emitted event").isLessThan(5);
-          assertThat(warm.viewerP50()).as("p50 ms from a stdout line to the SSE viewer").isLessThan(20);
+          // No timing bounds here (a loaded CI machine would make them flaky): the figures are printed for
+          // the record; what is asserted is that every delta arrived, in order.
           assertThat(cliKib).as("the CLI runs while the session lingers").isPositive();
 
           http.op("turn_stop", map("task", task));
