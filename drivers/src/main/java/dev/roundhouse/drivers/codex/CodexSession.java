@@ -253,10 +253,11 @@ final class CodexSession {
     String inner = ModelEndpoint.innerMessage(message);
     JsonNode info = error.path("codexErrorInfo");
     Optional<Integer> status = ModelEndpoint.httpStatus(info);
+    String kind = info.isTextual() && !info.asText().equals("other") ? " (" + info.asText() + ")" : "";
     if (inner != null || status.isPresent() || info.isObject()) {
-      return modelEndpoint + " failed" + status.map(code -> " with HTTP " + code).orElse("") + ": " + (inner != null ? inner : message);
+      return modelEndpoint + " failed" + status.map(code -> " with HTTP " + code).orElse("") + kind + ": " + (inner != null ? inner : message);
     }
-    return "codex turn failed: " + message + (info.isTextual() && !info.asText().equals("other") ? " (" + info.asText() + ")" : "");
+    return "codex turn failed" + kind + ": " + message;
   }
 
   private RoundhouseException endpointDead(EndpointDeadline deadline) {

@@ -219,6 +219,17 @@ class CodexDriverTest {
   }
 
   @Test
+  void anEndpointThatKeepsRefusingEndsAtTheDeadlineWithCodexsLastReason() {
+    server.otherwise(error(401, "Incorrect API key provided"));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThatThrownBy(() -> driver(world.settings().withEndpointDeadline(Duration.ofSeconds(2))).run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') gave no answer within 2 s; codex last said: Reconnecting...")
+        .hasMessageContaining("401 Unauthorized: Incorrect API key provided");
+  }
+
+  @Test
   void aLingeringSessionAnswersTheNextMessageOnTheSameThreadAndProcess() throws Exception {
     server.enqueue(text("One."), text("Two."));
     RecordingTurnContext context = new RecordingTurnContext(1).thenMessages("and again");

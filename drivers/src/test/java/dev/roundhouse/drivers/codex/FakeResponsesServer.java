@@ -92,6 +92,7 @@ final class FakeResponsesServer implements AutoCloseable {
   private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicInteger counter = new AtomicInteger();
+  private volatile Reply fallback;
 
   private FakeResponsesServer() {
     try {
@@ -111,6 +112,12 @@ final class FakeResponsesServer implements AutoCloseable {
   /** The base URL Codex's provider points at, such as {@code http://127.0.0.1:41234/v1}. */
   String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  /** Answers every request that has nothing scripted with {@code reply} (an endpoint that always fails, say). */
+  FakeResponsesServer otherwise(Reply reply) {
+    fallback = reply;
+    return this;
   }
 
   FakeResponsesServer enqueue(Reply... next) {
@@ -238,6 +245,9 @@ final class FakeResponsesServer implements AutoCloseable {
       }
       requests.add(Json.mapper().readTree(body));
       Reply reply = replies.poll();
+      if (reply == null) {
+        reply = fallback;
+      }
       if (reply == null) {
         error(400, "the fake model server has no reply scripted for request " + requests.size()).answer(exchange, null);
         return;
