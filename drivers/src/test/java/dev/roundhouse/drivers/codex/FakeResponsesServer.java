@@ -142,6 +142,35 @@ final class FakeResponsesServer implements AutoCloseable {
     };
   }
 
+  /** Assistant text streamed as these deltas, {@code gap} apart (as a model streams them). */
+  static Reply pacedText(java.time.Duration gap, String... deltas) {
+    return (exchange, stream) -> {
+      stream.created();
+      String id = "msg_paced";
+      ObjectNode message = Json.mapper().createObjectNode().put("type", "message").put("id", id).put("role", "assistant").put("status", "in_progress");
+      message.putArray("content");
+      ObjectNode added = Json.mapper().createObjectNode().put("output_index", 0);
+      added.set("item", message);
+      stream.event("response.output_item.added", added);
+      for (String delta : deltas) {
+        stream.event("response.output_text.delta", Json.mapper().createObjectNode()
+            .put("item_id", id).put("output_index", 0).put("content_index", 0).put("delta", delta));
+        try {
+          Thread.sleep(gap); // pacing the fake model's stream, not waiting for an event
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      ObjectNode done = message.deepCopy().put("status", "completed");
+      done.putArray("content").addObject().put("type", "output_text").put("text", String.join("", deltas)).putArray("annotations");
+      ObjectNode finished = Json.mapper().createObjectNode().put("output_index", 0);
+      finished.set("item", done);
+      stream.event("response.output_item.done", finished);
+      stream.completed();
+    };
+  }
+
   /** The first delta, then nothing (headers sent, connection open) until the server closes. */
   Reply stallAfter(String firstDelta) {
     return (exchange, stream) -> {
