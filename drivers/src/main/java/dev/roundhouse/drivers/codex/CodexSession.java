@@ -47,7 +47,7 @@ final class CodexSession {
   private final Approvals approvals;
   private final Optional<AgentEndpoint> endpoint;
   private final Consumer<List<String>> onModels;
-  private AppServer server;
+  private volatile AppServer server;
   private volatile String threadId;
   private volatile String turnId;
   private volatile CompletableFuture<Void> turnDone = CompletableFuture.completedFuture(null);
