@@ -89,7 +89,7 @@ class CodexBenchmarkTest {
             SESSIONS, percentile(deltaNanos, 50), percentile(deltaNanos, 99), deltaNanos.size(), percentile(storedNanos, 50),
             percentile(storedNanos, 99), storedNanos.size(), (heapWith - heapBefore) / 1024.0 / SESSIONS, codexKib / 1024.0 / SESSIONS);
         assertThat(deltaNanos).hasSize(SESSIONS * DELTAS);
-        assertThat(percentile(deltaNanos, 50)).isLessThan(50.0);
+        // timings are printed for the record, not asserted (a loaded CI machine would make that flaky)
         assertThat(codexKib).isPositive();
       }
     }
