@@ -1,5 +1,5 @@
 // The npm ACP client (@agentclientprotocol/sdk) drives `roundhouse acp` as a process against a running
-// hub whose project uses the script driver. Run by the app module's AcpNodeClientTest, which starts the
+// hub whose project uses the script driver. Run by the app module's EditorNodeClientsTest, which starts the
 // hub and passes: RH_ACP_CMD (the agent's command line, JSON), RH_PROJECT_DIR (the project's folder).
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 // vscode-languageserver-protocol and its vscode-jsonrpc (the libraries VS Code's language client is built on)
 // drive `roundhouse lsp` as a process against a running hub whose project uses the script driver. Run by
-// the app module's LspNodeClientTest, which passes RH_LSP_CMD (the bridge's command line, JSON) and
+// the app module's EditorNodeClientsTest, which passes RH_LSP_CMD (the bridge's command line, JSON) and
 // RH_PROJECT (the project's name).
 import { test } from "node:test";
 import assert from "node:assert/strict";
