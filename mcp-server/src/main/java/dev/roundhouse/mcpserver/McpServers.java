@@ -21,12 +21,12 @@ public final class McpServers {
    * calls are recorded as {@code agent:<task>} and it is offered the agents' tools only.
    */
   public static HttpMount streamableHttp(Hub hub) {
-    return streamableHttp(hub, new java.security.SecureRandom());
+    return streamableHttp(hub, McpOptions.DEFAULTS);
   }
 
-  /** As {@link #streamableHttp(Hub)}, minting agents' task tokens from {@code random}. */
-  static HttpMount streamableHttp(Hub hub, java.util.Random random) {
-    return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())), random);
+  /** As {@link #streamableHttp(Hub)}, built with {@code options} (tests). */
+  static HttpMount streamableHttp(Hub hub, McpOptions options) {
+    return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())), options);
   }
 
   /**

@@ -27,11 +27,11 @@ final class OperationTools {
   private OperationTools() {}
 
   /** A tool for each operation registered now, in the registry's order. */
-  static List<SyncToolSpecification> of(OperationRegistry registry) {
-    return registry.list().stream().map(descriptor -> tool(registry, descriptor)).toList();
+  static List<SyncToolSpecification> of(OperationRegistry registry, ToolCalls calls) {
+    return registry.list().stream().map(descriptor -> tool(calls, descriptor)).toList();
   }
 
-  static SyncToolSpecification tool(OperationRegistry registry, OperationDescriptor descriptor) {
+  static SyncToolSpecification tool(ToolCalls calls, OperationDescriptor descriptor) {
     McpSchema.Tool.Builder tool =
         McpSchema.Tool.builder(descriptor.name(), asMap(descriptor.inputSchema()))
             .description(descriptor.description())
@@ -42,22 +42,13 @@ final class OperationTools {
     String name = descriptor.name();
     return SyncToolSpecification.builder()
         .tool(tool.build())
-        .callHandler((exchange, request) -> {
-          if (!Caller.of(exchange).offered(name)) {
-            throw UnknownTools.error(name, registry, Caller.of(exchange));
-          }
-          return ToolResults.run(name, () -> registry.invoke(name, actor(exchange), arguments(request)));
-        })
+        .callHandler((exchange, request) -> calls.call(exchange, request, name, descriptor.annotations().readOnly()))
         .build();
   }
 
   /** Who is calling: see {@link Caller#actor}. */
   static Actor actor(McpSyncServerExchange exchange) {
     return Caller.actor(exchange);
-  }
-
-  private static JsonNode arguments(McpSchema.CallToolRequest request) {
-    return request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
   }
 
   private static McpSchema.ToolAnnotations annotations(OperationAnnotations effect) {

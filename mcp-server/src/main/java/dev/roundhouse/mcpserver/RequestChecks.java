@@ -27,6 +27,7 @@ final class RequestChecks {
 
   private final McpToken token;
   private final AgentTokens agents;
+  private final boolean requireBearer;
   private final Set<String> allowedOrigins;
   private final boolean checkHost;
 
@@ -39,9 +40,10 @@ final class RequestChecks {
   /** The request passed, for {@code caller}. */
   record Passed(Caller caller) implements Outcome {}
 
-  RequestChecks(McpToken token, AgentTokens agents, HubConfig config) {
+  RequestChecks(McpToken token, AgentTokens agents, HubConfig config, boolean requireBearer) {
     this.token = token;
     this.agents = agents;
+    this.requireBearer = requireBearer;
     this.allowedOrigins = Set.copyOf(config.allowedOrigins().stream().map(o -> o.strip().toLowerCase(Locale.ROOT)).toList());
     this.checkHost = !config.allowRemote();
   }
@@ -67,6 +69,9 @@ final class RequestChecks {
           "unsupported MCP-Protocol-Version '" + version + "'; this server speaks " + String.join(", ", PROTOCOL_VERSIONS.stream().sorted().toList()), false));
     }
     String authorization = headers.apply("Authorization");
+    if (!requireBearer && authorization == null) {
+      return Optional.empty();
+    }
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Optional.of(new Refusal(401,
           "missing 'Authorization: Bearer <token>'; the MCP token is in " + token.file() + " (see docs/mcp.md)", true));
@@ -85,6 +90,9 @@ final class RequestChecks {
   }
 
   private Caller caller(String authorization) {
+    if (authorization == null || authorization.length() < 7) {
+      return Caller.EXTERNAL;
+    }
     return agents.lookup(authorization.substring(7).strip()) instanceof AgentTokens.Live live
         ? Caller.agent(live.task()) : Caller.EXTERNAL;
   }

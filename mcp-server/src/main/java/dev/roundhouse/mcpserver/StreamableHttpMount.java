@@ -16,6 +16,9 @@ import io.undertow.servlet.util.ImmediateInstanceFactory;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.ServletException;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,8 +57,9 @@ final class StreamableHttpMount implements HttpMount {
     this.executor = executor;
   }
 
-  static StreamableHttpMount create(Hub hub, McpToken token, java.util.Random random) {
-    AgentTokens agents = new AgentTokens(hub, random);
+  @SuppressWarnings("deprecation") // logging(): see ToolCalls#send
+  static StreamableHttpMount create(Hub hub, McpToken token, McpOptions options) {
+    AgentTokens agents = new AgentTokens(hub, options.random());
     HttpServletStreamableServerTransportProvider transport =
         HttpServletStreamableServerTransportProvider.builder()
             .mcpEndpoint(McpServers.PATH)
@@ -63,22 +67,32 @@ final class StreamableHttpMount implements HttpMount {
             .contextExtractor(request -> request.getAttribute(Caller.KEY) instanceof Caller caller
                 ? caller.context() : Caller.EXTERNAL.context())
             .build();
+    ToolCalls calls = new ToolCalls(hub.operations(), options.heartbeat());
+    List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
+    completions.addAll(HubPrompts.completions(hub.operations()));
+    completions.addAll(options.extraCompletions());
     McpSyncServer server =
         McpServer.sync(transport)
             .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
             .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
-            // tools: listChanged false, as the registry does not change while the hub runs;
-            // resources: subscribe true, listChanged false (the fixed resources never change).
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).completions().build())
+            // tools and prompts: listChanged false, as the registry and the prompts do not change while the hub
+            // runs; resources: subscribe true, listChanged false (the fixed resources never change).
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).prompts(false)
+                .completions().logging().build())
             .jsonSchemaValidator(new TrustedSchemas())
             .validateToolInputs(false)
             .immediateExecution(true)
-            .tools(OperationTools.of(hub.operations()))
+            .tools(OperationTools.of(hub.operations(), calls))
             .tools(UnknownTools.tool(hub.operations()))
+            .tools(options.extraTools())
             .addToolFilter((context, tool) -> !tool.name().equals(UnknownTools.NAME) && Caller.of(context).offered(tool.name()))
             .resources(HubResources.resources(hub.operations()))
+            .resources(options.extraResources())
             .resourceTemplates(HubResources.templates(hub.operations()))
-            .completions(HubResources.completions(hub.operations()))
+            .resourceTemplates(options.extraTemplates())
+            .prompts(HubPrompts.prompts(hub.operations()))
+            .prompts(options.extraPrompts())
+            .completions(completions)
             .build();
     ResourceUpdates updates = ResourceUpdates.start(hub, server);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -96,9 +110,9 @@ final class StreamableHttpMount implements HttpMount {
                     .setAsyncSupported(true)
                     .setLoadOnStartup(1))
             .addFilter(filter("clean-errors", new CleanErrorsFilter()))
-            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config()))))
-            .addFilter(filter("tool-call-routing",
-                new ToolCallRouting(name -> hub.operations().describe(name).isPresent(), hub.config().maxBodyBytes())))
+            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
+            .addFilter(filter("tool-call-routing", new ToolCallRouting(
+                name -> hub.operations().describe(name).isPresent() || options.extraTool(name), hub.config().maxBodyBytes())))
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST);

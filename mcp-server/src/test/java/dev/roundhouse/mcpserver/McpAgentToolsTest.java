@@ -59,7 +59,7 @@ class McpAgentToolsTest {
         java.util.Arrays.fill(bytes, (byte) 7);
       }
     };
-    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> List.of(McpServers.streamableHttp(h, fixed)));
+    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> List.of(McpServers.streamableHttp(h, McpOptions.DEFAULTS.withRandom(fixed))));
     events = new EventRecorder(hub.hub());
     hub.http().op("project_create", map("name", "web", "path", hub.folder("web"), "default_agent", "cli"));
     task = hub.http().op("task_create", map("project", "web", "title", "Fix login")).get("id").asLong();
@@ -142,8 +142,16 @@ class McpAgentToolsTest {
   @Test
   void askUserParksTheAgentsTurnUntilTheDecisionIsAnswered() throws Exception {
     try (McpSyncClient agent = agentClient(turnEndpoint())) {
-      CompletableFuture<McpSchema.CallToolResult> asked = CompletableFuture.supplyAsync(
-          () -> agent.callTool(call("ask_user", Map.of("question", "Which database?", "options", List.of("sqlite", "postgres")))));
+      // A thread of its own: the SDK client hands responses over on the common pool, which a blocked caller
+      // there would starve on a two-core machine.
+      CompletableFuture<McpSchema.CallToolResult> asked = new CompletableFuture<>();
+      Thread.ofVirtual().start(() -> {
+        try {
+          asked.complete(agent.callTool(call("ask_user", Map.of("question", "Which database?", "options", List.of("sqlite", "postgres")))));
+        } catch (RuntimeException e) {
+          asked.completeExceptionally(e);
+        }
+      });
       Event question = events.await("decision.opened", task);
       assertThat(question.data().at("/decision/title").asText()).isEqualTo("Which database?");
       assertThat(question.actor().toString()).isEqualTo("agent:" + task);
