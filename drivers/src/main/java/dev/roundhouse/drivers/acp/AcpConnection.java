@@ -222,6 +222,11 @@ final class AcpConnection implements AutoCloseable {
   }
 
   private String describe(AcpSchema.JSONRPCError error) {
+    JsonNode api = apiError(error.message());
+    if (api != null) { // Gemini passes the model API's error body on as the message
+      String status = api.path("status").asText("");
+      return redact(api.path("message").asText() + " (" + (status.isEmpty() ? "" : status + ", ") + "code " + error.code() + ")");
+    }
     StringBuilder text = new StringBuilder(String.valueOf(error.message()));
     Object data = error.data();
     if (data instanceof Map<?, ?> map && map.get("details") != null) {
@@ -231,6 +236,19 @@ final class AcpConnection implements AutoCloseable {
     }
     text.append(" (code ").append(error.code()).append(')');
     return redact(text.toString().strip());
+  }
+
+  /** The {@code error} object of a message that is a JSON API error body, or null. */
+  private static JsonNode apiError(String message) {
+    if (message == null || !message.strip().startsWith("{")) {
+      return null;
+    }
+    try {
+      JsonNode error = AcpJson.MAPPER.readTree(message).path("error");
+      return error.path("message").isTextual() ? error : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
   }
 
   private void update(Object params) {
