@@ -44,12 +44,15 @@ class GeminiAcpTest {
   EventRecorder events;
   Path project;
   long task;
+  /** Sees the lines of the hub's Gemini (the benchmark sets it). */
+  volatile LineObserver lines = LineObserver.NONE;
 
   @BeforeEach
   void setUp() {
     server = FakeGeminiServer.start();
     gemini = OfflineGemini.in(folder, server);
-    hub = TestHub.withDrivers(config -> config.withRunner(config.runner().withLingerTimeout(Duration.ofMillis(300))), List.of(gemini.driver()));
+    hub = TestHub.withDrivers(config -> config.withRunner(config.runner().withLingerTimeout(Duration.ofMillis(300))),
+        List.of(new AcpDriver(gemini.config(), OfflineGemini.tuning((nanos, line) -> lines.onLine(nanos, line)))));
     http = hub.http();
     events = new EventRecorder(hub.hub());
     project = Path.of(hub.folder("web"));
@@ -240,5 +243,88 @@ class GeminiAcpTest {
         Files.move(file, file.resolveSibling(name));
       }
     }
+  }
+
+  /**
+   * The benchmark for the report: the hub-added latency from a line on Gemini's stdout (read by the driver)
+   * to the text delta reaching an SSE viewer of the task, over a few hundred deltas; and the driver's heap
+   * per lingering session next to the CLI's resident memory.
+   */
+  @Test
+  void benchmarkLineToViewerLatencyAndMemoryPerSession() throws Exception {
+    int count = 300;
+    List<String> pieces = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      pieces.add(String.format("p%04d ", i));
+    }
+    java.util.Map<String, Long> readAt = new java.util.concurrent.ConcurrentHashMap<>();
+    lines = (nanos, line) -> {
+      if (line.contains("\"agent_message_chunk\"")) {
+        readAt.put(dev.roundhouse.hub.Json.read(line, JsonNode.class).at("/params/update/content/text").asText(), nanos);
+      }
+    };
+    server.enqueue(FakeGeminiServer.pacedText(3, pieces));
+
+    java.util.Map<String, Long> viewedAt = new java.util.HashMap<>();
+    try (dev.roundhouse.hub.testing.SseTestClient viewer = dev.roundhouse.hub.testing.SseTestClient.open(http, "/api/tasks/" + task + "/stream")) {
+      http.op("turn_start", map("task", task, "message", "stream", "driver", "gemini"));
+      while (viewedAt.size() < count) {
+        dev.roundhouse.hub.testing.SseTestClient.SseEvent event = viewer.next(TURN);
+        long now = System.nanoTime();
+        if (event.event().equals("turn.text_delta")) {
+          viewedAt.put(event.json().at("/data/text").asText(), now);
+        }
+      }
+    }
+    awaitEnded();
+    List<Long> micros = new ArrayList<>();
+    viewedAt.forEach((text, at) -> micros.add((at - readAt.get(text)) / 1000));
+    java.util.Collections.sort(micros);
+    long p50 = micros.get(micros.size() / 2);
+    long p99 = micros.get((int) Math.ceil(micros.size() * 0.99) - 1);
+    System.err.printf("BENCHMARK acp line->SSE viewer latency over %d deltas: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        micros.size(), p50 / 1000.0, p99 / 1000.0, micros.get(micros.size() - 1) / 1000.0);
+    assertThat(p50).as("p50 in microseconds").isLessThan(50_000);
+
+    // Memory: two sessions lingering at once, driven directly; the heap they hold against the CLIs' RSS.
+    java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+    long before = settledHeap(memory);
+    int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    List<RecordingTurnContext> contexts = List.of(new RecordingTurnContext().lingerUntil(release), new RecordingTurnContext().lingerUntil(release));
+    List<Thread> sessions = new ArrayList<>();
+    server.enqueue(text("one"), text("two"));
+    for (RecordingTurnContext context : contexts) {
+      AcpDriver driver = gemini.driver();
+      sessions.add(Thread.ofVirtual().start(() -> {
+        try {
+          driver.run(new TurnRequest(1, 7, "web", project, "hi", "Task", List.of(), null, null, null, false), context);
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      }));
+    }
+    for (RecordingTurnContext context : contexts) {
+      assertThat(context.lingering.await(TURN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
+    long during = settledHeap(memory);
+    long cliKib = ProcessHandle.current().descendants().mapToLong(child -> Math.max(0, dev.roundhouse.drivers.process.AgentProcess.residentKib(child.pid()))).sum();
+    int platformThreads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore;
+    release.countDown();
+    for (Thread session : sessions) {
+      session.join(TURN.toMillis());
+    }
+    System.err.printf("BENCHMARK acp memory per lingering session: driver heap %.1f KiB, %.1f platform thread(s); Gemini CLI RSS %.1f MiB%n",
+        (during - before) / 2 / 1024.0, platformThreads / 2.0, cliKib / 2 / 1024.0);
+    assertThat(cliKib).isPositive();
+  }
+
+  private static long settledHeap(java.lang.management.MemoryMXBean memory) {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+    }
+    return used;
   }
 }

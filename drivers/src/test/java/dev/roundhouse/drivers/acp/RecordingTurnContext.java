@@ -29,6 +29,7 @@ final class RecordingTurnContext implements TurnContext {
   private final ConcurrentLinkedQueue<String> nextMessages = new ConcurrentLinkedQueue<>();
   private final List<Runnable> stopActions = new CopyOnWriteArrayList<>();
   private volatile AgentEndpoint endpoint;
+  private volatile java.util.concurrent.CountDownLatch lingerUntil;
   private volatile boolean stopped;
 
   RecordingTurnContext answer(PermissionVerdict... answers) {
@@ -41,10 +42,19 @@ final class RecordingTurnContext implements TurnContext {
     return this;
   }
 
+  /** When no message is scripted, {@link #awaitNextMessage} lingers until {@code release} opens. */
+  RecordingTurnContext lingerUntil(java.util.concurrent.CountDownLatch release) {
+    this.lingerUntil = release;
+    return this;
+  }
+
   RecordingTurnContext endpoint(AgentEndpoint hub) {
     this.endpoint = hub;
     return this;
   }
+
+  /** Opens once the driver waits for a next message that was not scripted. */
+  final java.util.concurrent.CountDownLatch lingering = new java.util.concurrent.CountDownLatch(1);
 
   void stop() {
     stopped = true;
@@ -96,7 +106,17 @@ final class RecordingTurnContext implements TurnContext {
 
   @Override
   public Optional<String> awaitNextMessage() {
-    return stopped ? Optional.empty() : Optional.ofNullable(nextMessages.poll());
+    String next = stopped ? null : nextMessages.poll();
+    java.util.concurrent.CountDownLatch release = lingerUntil;
+    if (next == null && release != null) {
+      lingering.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return Optional.ofNullable(next);
   }
 
   @Override
