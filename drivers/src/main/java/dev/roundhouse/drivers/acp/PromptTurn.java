@@ -89,7 +89,7 @@ final class PromptTurn {
       JsonNode input = ToolCalls.input(call.title(), call.kind(), call.locations(), call.rawInput());
       announce(callId, call.title(), call.kind(), call.locations(), call.rawInput());
       PermissionVerdict verdict = context.requestPermission(new PermissionRequest(
-          callId, ToolCalls.toolName(call.kind()), input, call.title(), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
+          callId, ToolCalls.toolName(call.kind(), call.title()), input, call.title(), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
       if (context.isStopped()) {
         return AcpConnection.CANCELLED;
       }
@@ -134,7 +134,7 @@ final class PromptTurn {
     }
     ToolState state = tools.computeIfAbsent(callId, id -> new ToolState());
     if (state.announced.compareAndSet(false, true)) {
-      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind), ToolCalls.input(title, kind, locations, rawInput)));
+      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind, title), ToolCalls.input(title, kind, locations, rawInput)));
     }
   }
 

@@ -10,13 +10,28 @@ import java.util.List;
 /**
  * How an ACP tool call reads in the turn contract. ACP names no tool, only a {@code kind} ({@code read},
  * {@code edit}, {@code execute}, ..., {@code other}) and a human {@code title}: the kind is the tool's name
- * (what the permission gate's remembered rules name), and the input holds the title, the locations and the
- * agent's raw input when it sends one. Stateless.
+ * (what the permission gate's remembered rules name), except for a call of kind {@code other} whose title
+ * is a bare identifier (with an optional note in parentheses), such as an MCP tool's name (Gemini: {@code
+ * suggest_task (roundhouse MCP Server)}), which is named by that identifier; the
+ * input holds the title, the kind, the locations and the agent's raw input when it sends one. Stateless.
  */
 final class ToolCalls {
   private ToolCalls() {}
 
-  static String toolName(AcpSchema.ToolKind kind) {
+  /** A bare identifier, optionally followed by a note in parentheses: Gemini titles MCP tools "suggest_task (roundhouse MCP Server)". */
+  private static final java.util.regex.Pattern NAMED = java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9_.-]{0,63})(?: \\([^()]*\\))?");
+
+  static String toolName(AcpSchema.ToolKind kind, String title) {
+    if ((kind == null || kind == AcpSchema.ToolKind.OTHER) && title != null) {
+      java.util.regex.Matcher named = NAMED.matcher(title);
+      if (named.matches()) {
+        return named.group(1);
+      }
+    }
+    return kindName(kind);
+  }
+
+  static String kindName(AcpSchema.ToolKind kind) {
     return kind == null ? "other" : AcpJson.MAPPER.convertValue(kind, String.class);
   }
 
@@ -25,7 +40,7 @@ final class ToolCalls {
     if (title != null) {
       input.put("title", title);
     }
-    input.put("kind", toolName(kind));
+    input.put("kind", kindName(kind));
     if (locations != null && !locations.isEmpty()) {
       ArrayNode paths = input.putArray("locations");
       for (AcpSchema.ToolCallLocation location : locations) {

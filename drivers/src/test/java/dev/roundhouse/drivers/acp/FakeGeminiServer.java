@@ -150,6 +150,29 @@ final class FakeGeminiServer implements AutoCloseable {
     };
   }
 
+  /**
+   * The model calls the function it was offered whose name contains {@code nameContains} (Gemini names MCP
+   * tools {@code mcp_SERVER_TOOL}), read from the request being answered.
+   */
+  Reply callOffered(String nameContains, String args) {
+    return exchange -> {
+      List<Recorded> asked = modelRequests();
+      String name = null;
+      for (JsonNode tool : asked.get(asked.size() - 1).json().path("tools")) {
+        for (JsonNode declaration : tool.path("functionDeclarations")) {
+          if (declaration.path("name").asText().contains(nameContains)) {
+            name = declaration.path("name").asText();
+          }
+        }
+      }
+      if (name == null) {
+        send(exchange, 500, "application/json", error(500, "the model was offered no function like " + nameContains, "INTERNAL"));
+        return;
+      }
+      functionCall(name, args).answer(exchange);
+    };
+  }
+
   /** The API refuses the request (as Gemini does: {@code {"error": {code, message, status}}}). */
   static Reply apiError(int status, String message, String statusName) {
     return exchange -> send(exchange, status, "application/json", error(status, message, statusName));

@@ -231,6 +231,47 @@ class GeminiAcpTest {
   }
 
   /**
+   * The hub's MCP endpoint reaches Gemini as an HTTP MCP server with the task's bearer token (never on its
+   * command line), and Gemini calls {@code suggest_task} through it after the gate allows it. A fake MCP
+   * server stands in for the hub's MCP face until its agent tools land (then: the suggestion lands on the
+   * board as {@code agent:<task>}).
+   */
+  @Test
+  void theAgentCallsTheHubsMcpToolWithTheTaskToken() {
+    String token = "rh-task-token-0123456789abcdef";
+    try (FakeMcpServer mcp = new FakeMcpServer()) {
+      hub.hub().runner().useAgentEndpoints(new dev.roundhouse.hub.turns.AgentEndpoints() {
+        @Override
+        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> open(long taskId) {
+          return java.util.Optional.of(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), token, taskId));
+        }
+
+        @Override
+        public void close(dev.roundhouse.hub.turns.AgentEndpoint endpoint) {}
+      });
+      server.enqueue(server.callOffered("suggest_task", "{\"title\": \"Add a dark mode\"}"), text("Suggested."));
+
+      http.op("turn_start", map("task", task, "message", "suggest a follow-up", "driver", "gemini"));
+      Event requested = await("turn.permission_requested");
+      assertThat(requested.data().get("tool").asText()).isEqualTo("suggest_task");
+      assertThat(ProcessHandle.current().descendants().map(child -> child.info().commandLine().orElse("")))
+          .as("the token is not on any command line").noneMatch(line -> line.contains(token));
+      http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+      Event ended = awaitEnded();
+
+      assertThat(ended.data().get("status").asText()).isEqualTo("completed");
+      assertThat(mcp.calls()).extracting(FakeMcpServer.Call::authorization).containsOnly("Bearer " + token);
+      assertThat(mcp.calls()).filteredOn(call -> call.method().equals("tools/call")).singleElement()
+          .satisfies(call -> {
+            assertThat(call.params().get("name").asText()).isEqualTo("suggest_task");
+            assertThat(call.params().at("/arguments/title").asText()).isEqualTo("Add a dark mode");
+          });
+      assertThat(server.modelRequests().get(1).contentsText()).contains("suggested task #2");
+      assertThat(transcript().toString()).doesNotContain(token);
+    }
+  }
+
+  /**
    * Gemini CLI 0.61.0 names a session's file by the minute it started, and {@code session/load} first
    * writes a fresh header to that same name, wiping the conversation it then fails to find ("No previous
    * sessions found"). A user who comes back a minute later does not hit this; the test moves the files to

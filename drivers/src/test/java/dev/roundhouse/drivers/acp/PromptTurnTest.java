@@ -131,4 +131,12 @@ class PromptTurnTest {
     AcpSchema.ContentBlock read = AcpJson.MAPPER.readValue("{\"type\":\"text\",\"text\":\"hi\"}", AcpSchema.ContentBlock.class);
     assertThat(read).isEqualTo(new AcpSchema.TextContent("text", "hi", null, null));
   }
+
+  @Test
+  void aToolOfKindOtherIsNamedByItsTitleWhenTheTitleIsAName() {
+    assertThat(ToolCalls.toolName(AcpSchema.ToolKind.OTHER, "suggest_task (roundhouse MCP Server)")).isEqualTo("suggest_task");
+    assertThat(ToolCalls.toolName(null, "task_list")).isEqualTo("task_list");
+    assertThat(ToolCalls.toolName(AcpSchema.ToolKind.OTHER, "Fetch https://example.com")).isEqualTo("other");
+    assertThat(ToolCalls.toolName(AcpSchema.ToolKind.EXECUTE, "ls")).isEqualTo("execute");
+  }
 }
