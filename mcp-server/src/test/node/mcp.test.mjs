@@ -100,6 +100,31 @@ function exercise(transportName, makeTransport) {
       await client.close();
     }
   });
+
+  test(`${transportName}: reports progress for a call with a progress token, and gets a prompt`, async () => {
+    const client = await connect(`node-${transportName}-progress`, makeTransport());
+    try {
+      const project = `node-${transportName}-p-${Date.now()}`;
+      structured(await client.callTool({ name: 'project_create', arguments: { name: project, path: process.env.RH_PROJECT_DIR } }));
+      const progress = [];
+      const listed = structured(await client.callTool(
+        { name: 'list_tasks', arguments: { project } }, undefined, { onprogress: (p) => progress.push(p) }));
+      assert.equal(listed.summary, `list_tasks found no tasks for project ${project}`);
+      assert.ok(progress.some((p) => p.progress === 0), JSON.stringify(progress));
+      const last = progress.find((p) => p.total !== undefined);
+      assert.ok(last, `a final progress notification in ${JSON.stringify(progress)}`);
+      assert.equal(last.progress, last.total);
+
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(prompts.map((p) => p.name).sort(), ['plan_feature', 'summarise_board']);
+      const plan = await client.getPrompt({ name: 'plan_feature', arguments: { project, feature: 'Dark mode' } });
+      assert.match(plan.messages[0].content.text, /Dark mode/);
+      assert.equal(plan.messages[1].content.type, 'resource');
+      assert.equal(plan.messages[1].content.resource.uri, `roundhouse://projects/${project}/board`);
+    } finally {
+      await client.close();
+    }
+  });
 }
 
 exercise('http', httpTransport);

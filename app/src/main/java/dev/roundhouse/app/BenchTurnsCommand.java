@@ -28,6 +28,10 @@ final class BenchTurnsCommand implements Callable<Integer> {
   @Option(names = "--events", defaultValue = "10000", description = "Events each turn emits (default ${DEFAULT-VALUE}).")
   int events;
 
+  @Option(names = "--rate", defaultValue = "0",
+      description = "Events per second each turn emits, paced; 0 (the default) emits as fast as the hub takes them.")
+  int rate;
+
   BenchTurnsCommand(Context context) {
     // The scratch home is always a new temporary folder; nothing of the context is needed.
   }
@@ -37,9 +41,12 @@ final class BenchTurnsCommand implements Callable<Integer> {
     if (turns < 1 || events < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--turns and --events must be at least 1");
     }
+    if (rate < 0 || rate > 1_000_000) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rate must be between 0 and 1000000 events/s");
+    }
     Path home = Files.createTempDirectory("roundhouse-bench-turns-");
     try {
-      new TurnsBenchmark(home, turns, events, ScriptDriver::new).run(spec.commandLine().getOut());
+      new TurnsBenchmark(home, turns, events, rate, ScriptDriver::new).run(spec.commandLine().getOut());
       return ExitCode.OK.status();
     } finally {
       ScratchFolders.delete(home);

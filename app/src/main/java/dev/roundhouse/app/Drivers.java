@@ -1,9 +1,14 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.drivers.claude.ClaudeDriver;
+import dev.roundhouse.drivers.claude.ClaudeSettings;
+import dev.roundhouse.drivers.codex.CodexDriver;
+import dev.roundhouse.drivers.codex.CodexSettings;
 import dev.roundhouse.drivers.openai.OpenAiDriver;
 import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.turns.AgentDriver;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,7 +18,17 @@ import java.util.List;
 final class Drivers {
   private Drivers() {}
 
+  /**
+   * The CLI agents as {@code agents.json} in the home configures them (Claude Code and Codex from PATH when
+   * it says nothing), the OpenAI-compatible endpoint, and the script driver.
+   */
   static List<AgentDriver> all(Context context, HubConfig config) {
-    return List.of(new OpenAiDriver(context.env(), config.home()), new ScriptDriver());
+    AgentsFile agents = AgentsFile.load(config.home());
+    List<AgentDriver> drivers = new ArrayList<>();
+    agents.command("claude").ifPresent(command -> drivers.add(new ClaudeDriver(ClaudeSettings.defaults().withCommand(command))));
+    agents.command("codex").ifPresent(command -> drivers.add(new CodexDriver(CodexSettings.defaults().withCommand(command))));
+    drivers.add(new OpenAiDriver(context.env(), config.home()));
+    drivers.add(new ScriptDriver());
+    return List.copyOf(drivers);
   }
 }

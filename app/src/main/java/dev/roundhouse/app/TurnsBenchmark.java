@@ -49,21 +49,27 @@ final class TurnsBenchmark {
   private final Path home;
   private final int turns;
   private final int eventsPerTurn;
+  private final int ratePerTurn;
   private final Supplier<AgentDriver> scriptDriver;
 
-  TurnsBenchmark(Path home, int turns, int eventsPerTurn, Supplier<AgentDriver> scriptDriver) {
+  /**
+   * @param ratePerTurn events per second each turn emits, paced open-loop (each event has its slot, whatever
+   *     the previous one waited); 0 emits as fast as the hub takes them
+   */
+  TurnsBenchmark(Path home, int turns, int eventsPerTurn, int ratePerTurn, Supplier<AgentDriver> scriptDriver) {
     this.home = home;
     this.turns = turns;
     this.eventsPerTurn = eventsPerTurn;
+    this.ratePerTurn = ratePerTurn;
     this.scriptDriver = scriptDriver;
   }
 
   Figures run(PrintWriter out) throws Exception {
-    out.printf(Locale.ROOT, "roundhouse bench turns: %d concurrent script-driver turns x %d events, SSE viewer on loopback%n",
-        turns, eventsPerTurn);
+    out.printf(Locale.ROOT, "roundhouse bench turns: %d concurrent script-driver turns x %d events, %s, SSE viewer on loopback%n",
+        turns, eventsPerTurn, ratePerTurn == 0 ? "as fast as the hub takes them" : ratePerTurn + " events/s per turn (" + (long) ratePerTurn * turns + " events/s offered)");
     out.flush();
     Map<Long, ConcurrentLinkedQueue<Long>> emitted = new ConcurrentHashMap<>();
-    TimedDriver driver = new TimedDriver(scriptDriver.get(), emitted);
+    TimedDriver driver = new TimedDriver(scriptDriver.get(), emitted, ratePerTurn == 0 ? 0 : 1_000_000_000L / ratePerTurn);
     long[] latencies = new long[turns * eventsPerTurn];
     AtomicInteger received = new AtomicInteger();
     RssSampler rss = new RssSampler();
@@ -169,10 +175,13 @@ final class TurnsBenchmark {
   private static final class TimedDriver implements AgentDriver {
     private final AgentDriver delegate;
     private final Map<Long, ConcurrentLinkedQueue<Long>> emitted;
+    private final long intervalNanos;
 
-    TimedDriver(AgentDriver delegate, Map<Long, ConcurrentLinkedQueue<Long>> emitted) {
+    /** @param intervalNanos time between a turn's messages, or 0 for no pacing */
+    TimedDriver(AgentDriver delegate, Map<Long, ConcurrentLinkedQueue<Long>> emitted, long intervalNanos) {
       this.delegate = delegate;
       this.emitted = emitted;
+      this.intervalNanos = intervalNanos;
     }
 
     @Override
@@ -188,10 +197,17 @@ final class TurnsBenchmark {
     @Override
     public void run(TurnRequest request, TurnContext context) throws Exception {
       ConcurrentLinkedQueue<Long> times = emitted.get(request.taskId());
+      long[] nextSlot = {System.nanoTime()}; // only this turn's thread emits messages
       delegate.run(request, new TurnContext() {
         @Override
         public void emit(TurnEvent event) {
           if (event instanceof TurnEvent.AssistantMessage) {
+            if (intervalNanos > 0) {
+              for (long wait; (wait = nextSlot[0] - System.nanoTime()) > 0; ) {
+                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+              }
+              nextSlot[0] += intervalNanos;
+            }
             times.add(System.nanoTime());
           }
           context.emit(event);

@@ -44,6 +44,12 @@ public interface Hub extends AutoCloseable {
   /** Records where the hub's HTTP server listens, for clients to find it. */
   void publishUrl(String url);
 
+  /**
+   * The base URL the hub's HTTP server published (such as {@code http://127.0.0.1:7420}); empty until the
+   * server is listening.
+   */
+  java.util.Optional<String> publishedUrl();
+
   @Override
   void close();
 

@@ -31,6 +31,7 @@ final class RealHub implements Hub {
   private final TurnRunner runner;
   private final Transcripts transcripts;
   private final List<HubExtension> extensions = new ArrayList<>();
+  private volatile String url;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
@@ -46,6 +47,7 @@ final class RealHub implements Hub {
     this.transcripts = new Transcripts(store, drivers);
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store);
+    dev.roundhouse.hub.agenttools.AgentTools.register(operations, board, runner);
     this.decisions = decisions;
   }
 
@@ -164,6 +166,12 @@ final class RealHub implements Hub {
   @Override
   public void publishUrl(String url) {
     lock.publishUrl(url);
+    this.url = url;
+  }
+
+  @Override
+  public java.util.Optional<String> publishedUrl() {
+    return java.util.Optional.ofNullable(url);
   }
 
   @Override

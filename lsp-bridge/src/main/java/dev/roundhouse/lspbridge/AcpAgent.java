@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.RoundhouseException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.InvalidPathException;
@@ -35,11 +36,14 @@ public final class AcpAgent {
   private final AcpConnection client;
   private final ExecutorService executor;
   private final Map<String, AcpPrompt> prompts = new ConcurrentHashMap<>();
+  private final Map<String, AcpSessionConfig> configs = new ConcurrentHashMap<>();
+  private final AcpDecisionOffers offers;
 
-  private AcpAgent(HubHttp hub, AcpConnection client, ExecutorService executor) {
+  private AcpAgent(HubHttp hub, AcpConnection client, ExecutorService executor, Supplier<HubAddress> locator) {
     this.hub = hub;
     this.client = client;
     this.executor = executor;
+    this.offers = new AcpDecisionOffers(hub, client, executor, locator, java.time.Duration.ofSeconds(1));
   }
 
   /**
@@ -53,8 +57,12 @@ public final class AcpAgent {
     ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("roundhouse-acp-", 0).factory());
     try (HubHttp hub = new HubHttp(locator)) {
       AcpConnection connection = new AcpConnection(in, out, executor);
-      AcpAgent agent = new AcpAgent(hub, connection, executor);
-      connection.run(agent.handler());
+      AcpAgent agent = new AcpAgent(hub, connection, executor, locator);
+      try {
+        connection.run(agent.handler());
+      } finally {
+        agent.offers.close();
+      }
       agent.prompts.values().forEach(AcpPrompt::abandon);
       return 0;
     } finally {
@@ -77,8 +85,26 @@ public final class AcpAgent {
           case "session/list" -> listSessions(params);
           case "session/prompt" -> prompt(params);
           case "session/set_mode" -> setMode(params);
-          default -> throw new AcpError(AcpError.METHOD_NOT_FOUND, "Method not found: " + method + " (roundhouse acp offers initialize, authenticate, session/new, session/load, session/list, session/prompt, session/set_mode and session/cancel)");
+          case "session/set_config_option" -> setConfigOption(params);
+          default -> throw new AcpError(AcpError.METHOD_NOT_FOUND, "Method not found: " + method + " (roundhouse acp offers initialize, authenticate, session/new, session/load, session/list, session/prompt, session/set_mode, session/set_config_option and session/cancel)");
         };
+      }
+
+      @Override
+      public void answered(String method, JsonNode params, JsonNode result) {
+        // Now that the client knows the session, its decisions (pending ones too) are offered.
+        String sessionId = switch (method) {
+          case "session/new" -> result.path("sessionId").asText("");
+          case "session/load" -> params.path("sessionId").asText("");
+          default -> "";
+        };
+        if (!sessionId.isEmpty()) {
+          try {
+            offers.watch(taskOf(Json.mapper().createObjectNode().put("sessionId", sessionId), method), sessionId);
+          } catch (RoundhouseException e) {
+            // the hub is away: the event follower offers them once it reconnects
+          }
+        }
       }
 
       @Override
@@ -128,6 +154,7 @@ public final class AcpAgent {
     ObjectNode result = Json.mapper().createObjectNode();
     result.put("sessionId", sessionId(id));
     result.set("modes", modes(task, project));
+    result.set("configOptions", config(id).options(currentDriver(task, project)));
     result.putObject("_meta").putObject("roundhouse").put("task", id).put("project", project.path("name").asText());
     return result;
   }
@@ -154,6 +181,7 @@ public final class AcpAgent {
     }
     ObjectNode result = Json.mapper().createObjectNode();
     result.set("modes", modes(task, project));
+    result.set("configOptions", config(id).options(currentDriver(task, project)));
     return result;
   }
 
@@ -164,6 +192,8 @@ public final class AcpAgent {
         switch (entry.path("type").asText()) {
           case "turn.user_message" -> AcpUpdates.chunk("user_message_chunk", data.path("text").asText(""));
           case "turn.message" -> AcpUpdates.chunk("agent_message_chunk", data.path("text").asText(""));
+          case "turn.thought" -> AcpUpdates.chunk("agent_thought_chunk", data.path("text").asText(""));
+          case "turn.plan" -> AcpUpdates.plan(data);
           case "turn.tool_call" -> AcpUpdates.toolCall(data);
           case "turn.tool_result" -> AcpUpdates.toolResult(data);
           case "turn.permission_denied" -> data.hasNonNull("call_id") ? AcpUpdates.toolDenied(data) : null;
@@ -210,8 +240,42 @@ public final class AcpAgent {
     if (mode.isBlank()) {
       throw AcpError.invalidParams("session/set_mode: params.modeId is required: a Roundhouse driver id");
     }
-    hub.callTree("task_update", Map.of("task", id, "agent", mode));
+    config(id).set(AcpSessionConfig.DRIVER, Json.mapper().getNodeFactory().textNode(mode), currentDriver(id));
     return Json.mapper().createObjectNode();
+  }
+
+  private JsonNode setConfigOption(JsonNode params) {
+    long id = taskOf(params, "session/set_config_option");
+    String configId = params.path("configId").asText("");
+    if (configId.isBlank()) {
+      throw AcpError.invalidParams("session/set_config_option: params.configId is required: driver, model or permission_mode");
+    }
+    AcpSessionConfig config = config(id);
+    config.set(configId, params.path("value"), currentDriver(id));
+    ObjectNode result = Json.mapper().createObjectNode();
+    result.set("configOptions", config.options(currentDriver(id)));
+    return result;
+  }
+
+  private AcpSessionConfig config(long task) {
+    return configs.computeIfAbsent(sessionId(task), s -> new AcpSessionConfig(hub, task));
+  }
+
+  private String currentDriver(long task) {
+    JsonNode stored = hub.callTree("task_get", Map.of("task", task));
+    return currentDriver(stored, hub.callTree("project_get", Map.of("project", stored.path("project_id").asText())));
+  }
+
+  /** The task's agent, else its project's default agent, else the first driver. */
+  private String currentDriver(JsonNode task, JsonNode project) {
+    String current = task.path("agent").asText("");
+    if (current.isBlank()) {
+      current = project.path("default_agent").asText("");
+    }
+    if (current.isBlank()) {
+      current = hub.callTree("driver_list", Map.of()).path("drivers").path(0).path("id").asText("");
+    }
+    return current;
   }
 
   /** The drivers as session modes: choosing one sets the task's agent. */
@@ -246,7 +310,8 @@ public final class AcpAgent {
     long id = taskOf(params, "session/prompt");
     String sessionId = sessionId(id);
     String text = promptText(params.path("prompt"));
-    AcpPrompt prompt = new AcpPrompt(hub, client, executor, sessionId, id, null);
+    AcpSessionConfig config = config(id);
+    AcpPrompt prompt = new AcpPrompt(hub, client, executor, offers, sessionId, id, config.model(), config.permissionMode());
     if (prompts.putIfAbsent(sessionId, prompt) != null) {
       throw new AcpError(AcpError.INVALID_REQUEST, "session " + sessionId + " already has a prompt running; cancel it or wait for its answer");
     }

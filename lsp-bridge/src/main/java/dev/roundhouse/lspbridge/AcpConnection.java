@@ -43,6 +43,9 @@ final class AcpConnection {
 
     /** Takes a notification; unknown ones are ignored. */
     void notification(String method, JsonNode params);
+
+    /** Called once a request's result has been written (so what follows reaches the client after it). */
+    default void answered(String method, JsonNode params, JsonNode result) {}
   }
 
   private final InputStream in;
@@ -125,6 +128,7 @@ final class AcpConnection {
         answer.set("id", id);
         answer.set("result", result == null ? NullNode.getInstance() : result);
         write(answer);
+        handler.answered(name, params, result);
       } catch (AcpError e) {
         sendError(id, e);
       } catch (HubErrorException e) {

@@ -40,8 +40,9 @@ final class AcpPrompt {
   private final Executor executor;
   private final String sessionId;
   private final long task;
-  private final String driver;
-  private final Set<Long> offered = ConcurrentHashMap.newKeySet();
+  private final String model;
+  private final String permissionMode;
+  private final AcpDecisionOffers offers;
   private volatile boolean cancelled;
   private volatile InputStream stream;
 
@@ -57,13 +58,19 @@ final class AcpPrompt {
   private boolean sawUsage;
   private final Map<String, StringBuilder> toolOutput = new HashMap<>();
 
-  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, String sessionId, long task, String driver) {
+  /**
+   * @param model the model for a turn this prompt starts, or null for the driver's default
+   * @param permissionMode the agent's permission mode for a turn this prompt starts, or null
+   */
+  AcpPrompt(HubHttp hub, AcpConnection client, Executor executor, AcpDecisionOffers offers, String sessionId, long task, String model, String permissionMode) {
+    this.offers = offers;
     this.hub = hub;
     this.client = client;
     this.executor = executor;
     this.sessionId = sessionId;
     this.task = task;
-    this.driver = driver;
+    this.model = model;
+    this.permissionMode = permissionMode;
   }
 
   /** Runs the prompt to its end and returns the {@code session/prompt} result. */
@@ -73,7 +80,7 @@ final class AcpPrompt {
     stream = first;
     try {
       send(message);
-      offerPending();
+      offers.offerPending(task);
       String stopReason = follow(first, after);
       ObjectNode result = Json.mapper().createObjectNode();
       result.put("stopReason", stopReason);
@@ -98,11 +105,15 @@ final class AcpPrompt {
     ObjectNode input = Json.mapper().createObjectNode();
     input.put("task", task);
     input.put("message", message);
-    if (driver != null) {
-      input.put("driver", driver);
-    }
     try {
-      turn = hub.callTree("turn_start", input).path("turn").path("id").asLong();
+      ObjectNode start = input.deepCopy();
+      if (model != null) {
+        start.put("model", model);
+      }
+      if (permissionMode != null) {
+        start.put("permission_mode", permissionMode);
+      }
+      turn = hub.callTree("turn_start", start).path("turn").path("id").asLong();
       return;
     } catch (HubErrorException e) {
       if (e.status() != 409) {
@@ -116,14 +127,6 @@ final class AcpPrompt {
       runningBefore = id; // the next turn will carry it
     } else {
       turn = id;
-    }
-  }
-
-  private void offerPending() {
-    for (JsonNode decision : hub.callTree("decision_list", Map.of("task", task)).path("decisions")) {
-      if (decision.path("status").asText("pending").equals("pending")) {
-        offer(decision);
-      }
     }
   }
 
@@ -212,7 +215,9 @@ final class AcpPrompt {
     JsonNode data = event.path("data");
     if (type.startsWith("decision.")) {
       if (type.equals("decision.opened")) {
-        offer(data.path("decision"));
+        if (!cancelled) {
+          offers.offer(data.path("decision"));
+        }
       }
       return null;
     }
@@ -244,6 +249,8 @@ final class AcpPrompt {
         }
         deltasSinceMessage = false;
       }
+      case "turn.thought" -> update(AcpUpdates.chunk("agent_thought_chunk", data.path("text").asText("")));
+      case "turn.plan" -> update(AcpUpdates.plan(data));
       case "turn.tool_call" -> update(AcpUpdates.toolCall(data));
       case "turn.tool_output" -> {
         String callId = data.path("call_id").asText();
@@ -265,6 +272,9 @@ final class AcpPrompt {
         inputTokens += data.path("input_tokens").asLong(0);
         outputTokens += data.path("output_tokens").asLong(0);
         costUsd += data.path("cost_usd").asDouble(0);
+        if (data.path("context_window").canConvertToLong() && data.path("context_tokens").canConvertToLong()) {
+          update(AcpUpdates.usage(data.get("context_tokens").asLong(), data.get("context_window").asLong(), data.has("cost_usd") ? costUsd : null));
+        }
       }
       case "turn.result" -> resultStopReason = data.path("stop_reason").asText(null);
       case "turn.error" -> errorMessage = data.path("message").asText(null);
@@ -305,40 +315,6 @@ final class AcpPrompt {
     params.put("sessionId", sessionId);
     params.set("update", update);
     client.notify("session/update", params);
-  }
-
-  /** Offers a pending decision of this task to the client, once; the answer goes to {@code decision_answer}. */
-  private void offer(JsonNode decision) {
-    if (!decision.path("id").canConvertToLong() || decision.path("task_id").asLong(-1) != task || cancelled) {
-      return;
-    }
-    long id = decision.get("id").asLong();
-    if (!offered.add(id)) {
-      return;
-    }
-    Optional<ObjectNode> params = AcpUpdates.permissionRequest(sessionId, decision);
-    if (params.isEmpty()) {
-      update(AcpUpdates.chunk("agent_message_chunk", "\n[Roundhouse: the agent asks \"" + decision.path("title").asText() + "\" and needs a free-text answer; answer decision " + id + " on the board or with roundhouse ops decision_answer]\n"));
-      return;
-    }
-    client
-        .request("session/request_permission", params.get())
-        .whenCompleteAsync(
-            (result, failure) -> {
-              if (failure != null) {
-                return; // the client could not answer: the hub denies it when it times out or the turn stops
-              }
-              JsonNode outcome = result.path("outcome");
-              if (!outcome.path("outcome").asText().equals("selected")) {
-                return; // cancelled: the prompt was cancelled, turn_stop expires the decision (denied)
-              }
-              try {
-                hub.callTree("decision_answer", Map.of("decision", id, "answer", outcome.path("optionId").asText()));
-              } catch (RoundhouseException e) {
-                update(AcpUpdates.chunk("agent_message_chunk", "\n[Roundhouse: could not answer decision " + id + ": " + e.getMessage() + "]\n"));
-              }
-            },
-            executor);
   }
 
   /** Stops the turn (the hub expires its pending decisions) and makes the prompt end with {@code cancelled}. */

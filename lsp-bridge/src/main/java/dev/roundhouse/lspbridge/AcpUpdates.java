@@ -24,6 +24,35 @@ final class AcpUpdates {
     return update;
   }
 
+  /**
+   * {@code usage_update}: how much of the context window the conversation fills, and what this prompt's
+   * turn has cost so far (null: no cost reported).
+   */
+  static ObjectNode usage(long used, long size, Double costUsd) {
+    ObjectNode update = Json.mapper().createObjectNode();
+    update.put("sessionUpdate", "usage_update");
+    update.put("used", used);
+    update.put("size", size);
+    if (costUsd != null) {
+      update.putObject("cost").put("amount", costUsd).put("currency", "USD");
+    }
+    return update;
+  }
+
+  /** {@code plan} for a {@code turn.plan} event's data: the whole list, as ACP replaces it each time. */
+  static ObjectNode plan(JsonNode data) {
+    ObjectNode update = Json.mapper().createObjectNode();
+    update.put("sessionUpdate", "plan");
+    com.fasterxml.jackson.databind.node.ArrayNode entries = update.putArray("entries");
+    for (JsonNode entry : data.path("entries")) {
+      entries.addObject()
+          .put("content", entry.path("content").asText(""))
+          .put("status", entry.path("status").asText("pending"))
+          .put("priority", entry.path("priority").asText("medium"));
+    }
+    return update;
+  }
+
   /** {@code tool_call} for a {@code turn.tool_call} event's data. */
   static ObjectNode toolCall(JsonNode data) {
     String tool = data.path("tool").asText("tool");

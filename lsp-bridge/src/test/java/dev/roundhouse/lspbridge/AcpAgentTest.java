@@ -174,6 +174,17 @@ class AcpAgentTest {
   }
 
   @Test
+  void aDecisionOpenedWhileNoPromptRunsIsOfferedAndItsAnswerReachesTheTurn() {
+    AcpSchema.NewSessionResponse session = newSession(web, null);
+    long task = Long.parseLong(session.sessionId().substring("task-".length()));
+    hub.http().op("turn_start", Map.of("task", task, "message", "started from the board"));
+
+    Waits.until("the turn's permission verdict", Duration.ofSeconds(20), () -> !verdicts.isEmpty());
+    assertThat(verdicts.getFirst().allowed()).isTrue();
+    assertThat(asked).singleElement().satisfies(request -> assertThat(request.sessionId()).isEqualTo(session.sessionId()));
+  }
+
+  @Test
   void joinsAnExistingTaskNamedInMeta() {
     long task = hub.http().op("task_create", Map.of("project", "web", "title", "Fix the login")).path("id").asLong();
     AcpSchema.NewSessionResponse session = newSession(web, Map.of("roundhouse", Map.of("task", task)));

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 /**
  * Applies {@link RequestChecks} to every request and answers a refusal itself, as a JSON-RPC error, with
- * {@code WWW-Authenticate} on a 401. Must be deployed async-supported, as the SDK's servlet answers
+ * {@code WWW-Authenticate} on a 401; a request that passes carries its {@link Caller} as a request attribute. Must be deployed async-supported, as the SDK's servlet answers
  * requests asynchronously. Thread-safe (immutable).
  */
 final class GuardFilter extends HttpFilter {
@@ -23,14 +23,17 @@ final class GuardFilter extends HttpFilter {
   @Override
   protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    var refusal = checks.check(request::getHeader);
-    if (refusal.isEmpty()) {
-      chain.doFilter(request, response);
-      return;
+    switch (checks.check(request::getHeader)) {
+      case RequestChecks.Passed passed -> {
+        request.setAttribute(Caller.KEY, passed.caller());
+        chain.doFilter(request, response);
+      }
+      case RequestChecks.Refusal refusal -> {
+        if (refusal.challenge()) {
+          response.setHeader("WWW-Authenticate", "Bearer realm=\"roundhouse-mcp\"");
+        }
+        JsonRpcErrors.send(response, refusal.status(), refusal.message());
+      }
     }
-    if (refusal.get().challenge()) {
-      response.setHeader("WWW-Authenticate", "Bearer realm=\"roundhouse-mcp\"");
-    }
-    JsonRpcErrors.send(response, refusal.get().status(), refusal.get().message());
   }
 }

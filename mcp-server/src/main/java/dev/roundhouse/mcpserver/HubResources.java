@@ -113,13 +113,7 @@ final class HubResources {
 
   /** Completion of the templates' arguments: project names (and ids) for a board, task ids for a task. */
   static List<SyncCompletionSpecification> completions(OperationRegistry registry) {
-    Function<McpSyncServerExchange, List<String>> projects = exchange -> {
-      List<String> values = new ArrayList<>();
-      for (JsonNode project : registry.invoke("project_list", actor(exchange), null).path("projects")) {
-        values.add(project.path("name").asText());
-      }
-      return values;
-    };
+    Function<McpSyncServerExchange, List<String>> projects = projectNames(registry);
     Function<McpSyncServerExchange, List<String>> tasks = exchange -> {
       List<String> values = new ArrayList<>();
       for (JsonNode task : registry.invoke("task_list", actor(exchange), null).path("tasks")) {
@@ -133,10 +127,27 @@ final class HubResources {
         completion(TRANSCRIPT, "id", tasks));
   }
 
+  /** Every project's name, read for the caller. */
+  static Function<McpSyncServerExchange, List<String>> projectNames(OperationRegistry registry) {
+    return exchange -> {
+      List<String> values = new ArrayList<>();
+      for (JsonNode project : registry.invoke("project_list", actor(exchange), null).path("projects")) {
+        values.add(project.path("name").asText());
+      }
+      return values;
+    };
+  }
+
   private static SyncCompletionSpecification completion(
       String uriTemplate, String argument, Function<McpSyncServerExchange, List<String>> candidates) {
+    return completion(new McpSchema.ResourceReference(uriTemplate), argument, candidates);
+  }
+
+  /** Completes {@code argument} of {@code reference} with the candidates that start with the typed prefix. */
+  static SyncCompletionSpecification completion(
+      McpSchema.CompleteReference reference, String argument, Function<McpSyncServerExchange, List<String>> candidates) {
     return new SyncCompletionSpecification(
-        new McpSchema.ResourceReference(uriTemplate),
+        reference,
         (exchange, request) -> {
           if (!argument.equals(request.argument().name())) {
             return new McpSchema.CompleteResult(new McpSchema.CompleteResult.CompleteCompletion(List.of(), 0, false));
@@ -151,6 +162,6 @@ final class HubResources {
   }
 
   private static Actor actor(McpSyncServerExchange exchange) {
-    return OperationTools.actor(exchange);
+    return Caller.actor(exchange);
   }
 }

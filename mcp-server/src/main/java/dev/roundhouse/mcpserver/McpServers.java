@@ -16,10 +16,17 @@ public final class McpServers {
   /**
    * The Streamable HTTP endpoint at {@link #PATH}, to pass to {@code HubServer.start}. It checks the
    * request's origin and host, its {@code MCP-Protocol-Version} and its bearer token (the one in
-   * {@link #tokenFile}, created with mode 0600 if missing) before the MCP SDK sees it.
+   * {@link #tokenFile}, created with mode 0600 if missing) before the MCP SDK sees it. While mounted it
+   * hands turns task-scoped endpoints (a fresh token per turn, revoked when the turn ends), so an agent's
+   * calls are recorded as {@code agent:<task>} and it is offered the agents' tools only.
    */
   public static HttpMount streamableHttp(Hub hub) {
-    return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())));
+    return streamableHttp(hub, McpOptions.DEFAULTS);
+  }
+
+  /** As {@link #streamableHttp(Hub)}, built with {@code options} (tests). */
+  static HttpMount streamableHttp(Hub hub, McpOptions options) {
+    return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())), options);
   }
 
   /**

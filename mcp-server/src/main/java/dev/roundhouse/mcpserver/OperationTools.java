@@ -16,21 +16,22 @@ import java.util.Map;
 /**
  * The operation registry as MCP tools: one tool per operation, with the operation's name, description,
  * input and output schemas and annotations, whose call runs {@link OperationRegistry#invoke} for the calling
- * client. Stateless; thread-safe.
+ * caller (an external client, or a task's agent, which is offered the agents' tools only). Stateless;
+ * thread-safe.
  */
 final class OperationTools {
   private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
   /** The actor's client name when the client did not say who it is. */
-  static final String UNNAMED_CLIENT = "mcp";
+  static final String UNNAMED_CLIENT = Caller.UNNAMED_CLIENT;
 
   private OperationTools() {}
 
   /** A tool for each operation registered now, in the registry's order. */
-  static List<SyncToolSpecification> of(OperationRegistry registry) {
-    return registry.list().stream().map(descriptor -> tool(registry, descriptor)).toList();
+  static List<SyncToolSpecification> of(OperationRegistry registry, ToolCalls calls) {
+    return registry.list().stream().map(descriptor -> tool(calls, descriptor)).toList();
   }
 
-  static SyncToolSpecification tool(OperationRegistry registry, OperationDescriptor descriptor) {
+  static SyncToolSpecification tool(ToolCalls calls, OperationDescriptor descriptor) {
     McpSchema.Tool.Builder tool =
         McpSchema.Tool.builder(descriptor.name(), asMap(descriptor.inputSchema()))
             .description(descriptor.description())
@@ -41,19 +42,13 @@ final class OperationTools {
     String name = descriptor.name();
     return SyncToolSpecification.builder()
         .tool(tool.build())
-        .callHandler((exchange, request) -> ToolResults.run(name, () -> registry.invoke(name, actor(exchange), arguments(request))))
+        .callHandler((exchange, request) -> calls.call(exchange, request, name, descriptor.annotations().readOnly()))
         .build();
   }
 
-  /** The external client calling: {@code client:<clientInfo.name>}, or {@code client:mcp} when unnamed. */
+  /** Who is calling: see {@link Caller#actor}. */
   static Actor actor(McpSyncServerExchange exchange) {
-    McpSchema.Implementation info = exchange.getClientInfo();
-    String name = info == null || info.name() == null || info.name().isBlank() ? UNNAMED_CLIENT : info.name().strip();
-    return Actor.client(name);
-  }
-
-  private static JsonNode arguments(McpSchema.CallToolRequest request) {
-    return request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
+    return Caller.actor(exchange);
   }
 
   private static McpSchema.ToolAnnotations annotations(OperationAnnotations effect) {

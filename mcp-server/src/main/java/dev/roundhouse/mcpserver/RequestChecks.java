@@ -12,7 +12,9 @@ import java.util.function.Function;
  * What every request to the MCP endpoint must pass before the SDK sees it, in this order: a present and
  * foreign {@code Origin} is refused, and so is a {@code Host} that is not this machine while the hub is
  * bound to loopback (both defend against DNS rebinding; 403); a {@code MCP-Protocol-Version} this server
- * does not speak (400); a missing or wrong bearer token (401). Immutable; thread-safe.
+ * does not speak (400); a missing or wrong bearer token (401). The bearer is either the external MCP token
+ * (the caller is an external client) or a live task token from {@link AgentTokens} (the caller is that
+ * task's agent). Immutable; thread-safe.
  */
 final class RequestChecks {
   static final Set<String> PROTOCOL_VERSIONS =
@@ -24,20 +26,34 @@ final class RequestChecks {
   private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
   private final McpToken token;
+  private final AgentTokens agents;
+  private final boolean requireBearer;
   private final Set<String> allowedOrigins;
   private final boolean checkHost;
 
-  /** Why a request was refused: the HTTP status, a sentence, and whether to ask for a bearer token. */
-  record Refusal(int status, String message, boolean challenge) {}
+  /** What the checks decided: a refusal, or who the caller is. */
+  sealed interface Outcome permits Refusal, Passed {}
 
-  RequestChecks(McpToken token, HubConfig config) {
+  /** Why a request was refused: the HTTP status, a sentence, and whether to ask for a bearer token. */
+  record Refusal(int status, String message, boolean challenge) implements Outcome {}
+
+  /** The request passed, for {@code caller}. */
+  record Passed(Caller caller) implements Outcome {}
+
+  RequestChecks(McpToken token, AgentTokens agents, HubConfig config, boolean requireBearer) {
     this.token = token;
+    this.agents = agents;
+    this.requireBearer = requireBearer;
     this.allowedOrigins = Set.copyOf(config.allowedOrigins().stream().map(o -> o.strip().toLowerCase(Locale.ROOT)).toList());
     this.checkHost = !config.allowRemote();
   }
 
-  /** The first check {@code headers} (a header's first value by name, or null) fail, if any. */
-  Optional<Refusal> check(Function<String, String> headers) {
+  /** The first check {@code headers} (a header's first value by name, or null) fail, or who passed. */
+  Outcome check(Function<String, String> headers) {
+    return refusal(headers).<Outcome>map(r -> r).orElseGet(() -> new Passed(caller(headers.apply("Authorization"))));
+  }
+
+  private Optional<Refusal> refusal(Function<String, String> headers) {
     String origin = headers.apply("Origin");
     if (origin != null && !originAllowed(origin)) {
       return Optional.of(new Refusal(403,
@@ -53,14 +69,32 @@ final class RequestChecks {
           "unsupported MCP-Protocol-Version '" + version + "'; this server speaks " + String.join(", ", PROTOCOL_VERSIONS.stream().sorted().toList()), false));
     }
     String authorization = headers.apply("Authorization");
+    if (!requireBearer && authorization == null) {
+      return Optional.empty();
+    }
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return Optional.of(new Refusal(401,
           "missing 'Authorization: Bearer <token>'; the MCP token is in " + token.file() + " (see docs/mcp.md)", true));
     }
-    if (!token.matches(authorization.substring(7).strip())) {
-      return Optional.of(new Refusal(401, "the bearer token is not this hub's MCP token (" + token.file() + ")", true));
+    String presented = authorization.substring(7).strip();
+    if (token.matches(presented)) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    return switch (agents.lookup(presented)) {
+      case AgentTokens.Live live -> Optional.empty();
+      case AgentTokens.Revoked gone -> Optional.of(new Refusal(401,
+          "this agent token for task " + gone.task() + " was revoked when its turn ended; a new turn gets a new token", true));
+      case AgentTokens.Unknown unknown -> Optional.of(new Refusal(401,
+          "the bearer token is neither this hub's MCP token (" + token.file() + ") nor a live agent token", true));
+    };
+  }
+
+  private Caller caller(String authorization) {
+    if (authorization == null || authorization.length() < 7) {
+      return Caller.EXTERNAL;
+    }
+    return agents.lookup(authorization.substring(7).strip()) instanceof AgentTokens.Live live
+        ? Caller.agent(live.task()) : Caller.EXTERNAL;
   }
 
   private boolean originAllowed(String origin) {

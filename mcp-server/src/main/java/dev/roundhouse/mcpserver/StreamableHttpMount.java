@@ -16,6 +16,9 @@ import io.undertow.servlet.util.ImmediateInstanceFactory;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.ServletException;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,8 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
- * {@link McpServers#PATH} on the hub's server. In front of it, two filters (both async-supported, as the
- * servlet is): {@link CleanErrorsFilter} and {@link GuardFilter}. Tools come from {@link OperationTools},
+ * {@link McpServers#PATH} on the hub's server. In front of it, three filters (all async-supported, as the
+ * servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
+ * task's agent: {@link Caller}) and {@link ToolCallRouting}. It registers {@link AgentTokens} with the hub's
+ * runner, so turns get task-scoped endpoints while it is mounted. Tools come from {@link OperationTools},
  * resources from {@link HubResources}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
  * thread ({@code immediateExecution}).
  *
@@ -34,6 +39,7 @@ import org.slf4j.LoggerFactory;
 final class StreamableHttpMount implements HttpMount {
   private static final Logger log = LoggerFactory.getLogger(StreamableHttpMount.class);
 
+  private final Hub hub;
   private final McpSyncServer server;
   private final ResourceUpdates updates;
   private final DeploymentManager deployment;
@@ -41,7 +47,9 @@ final class StreamableHttpMount implements HttpMount {
   private final ExecutorService executor;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private StreamableHttpMount(McpSyncServer server, ResourceUpdates updates, DeploymentManager deployment, HttpHandler handler, ExecutorService executor) {
+  private StreamableHttpMount(
+      McpSyncServer server, ResourceUpdates updates, DeploymentManager deployment, HttpHandler handler, ExecutorService executor, Hub hub) {
+    this.hub = hub;
     this.server = server;
     this.updates = updates;
     this.deployment = deployment;
@@ -49,26 +57,42 @@ final class StreamableHttpMount implements HttpMount {
     this.executor = executor;
   }
 
-  static StreamableHttpMount create(Hub hub, McpToken token) {
+  @SuppressWarnings("deprecation") // logging(): see ToolCalls#send
+  static StreamableHttpMount create(Hub hub, McpToken token, McpOptions options) {
+    AgentTokens agents = new AgentTokens(hub, options.random());
     HttpServletStreamableServerTransportProvider transport =
         HttpServletStreamableServerTransportProvider.builder()
             .mcpEndpoint(McpServers.PATH)
             .maxRequestSize(hub.config().maxBodyBytes())
+            .contextExtractor(request -> request.getAttribute(Caller.KEY) instanceof Caller caller
+                ? caller.context() : Caller.EXTERNAL.context())
             .build();
+    ToolCalls calls = new ToolCalls(hub.operations(), options.heartbeat());
+    List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
+    completions.addAll(HubPrompts.completions(hub.operations()));
+    completions.addAll(options.extraCompletions());
     McpSyncServer server =
         McpServer.sync(transport)
             .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
             .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
-            // tools: listChanged false, as the registry does not change while the hub runs;
-            // resources: subscribe true, listChanged false (the fixed resources never change).
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).completions().build())
+            // tools and prompts: listChanged false, as the registry and the prompts do not change while the hub
+            // runs; resources: subscribe true, listChanged false (the fixed resources never change).
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).prompts(false)
+                .completions().logging().build())
             .jsonSchemaValidator(new TrustedSchemas())
             .validateToolInputs(false)
             .immediateExecution(true)
-            .tools(OperationTools.of(hub.operations()))
+            .tools(OperationTools.of(hub.operations(), calls))
+            .tools(UnknownTools.tool(hub.operations()))
+            .tools(options.extraTools())
+            .addToolFilter((context, tool) -> !tool.name().equals(UnknownTools.NAME) && Caller.of(context).offered(tool.name()))
             .resources(HubResources.resources(hub.operations()))
+            .resources(options.extraResources())
             .resourceTemplates(HubResources.templates(hub.operations()))
-            .completions(HubResources.completions(hub.operations()))
+            .resourceTemplates(options.extraTemplates())
+            .prompts(HubPrompts.prompts(hub.operations()))
+            .prompts(options.extraPrompts())
+            .completions(completions)
             .build();
     ResourceUpdates updates = ResourceUpdates.start(hub, server);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -86,13 +110,18 @@ final class StreamableHttpMount implements HttpMount {
                     .setAsyncSupported(true)
                     .setLoadOnStartup(1))
             .addFilter(filter("clean-errors", new CleanErrorsFilter()))
-            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, hub.config()))))
+            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
+            .addFilter(filter("tool-call-routing", new ToolCallRouting(
+                name -> hub.operations().describe(name).isPresent() || options.extraTool(name), hub.config().maxBodyBytes())))
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
-            .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST);
+            .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST);
     DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
     deployment.deploy();
     try {
-      return new StreamableHttpMount(server, updates, deployment, deployment.start(), executor);
+      StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, deployment.start(), executor, hub);
+      hub.runner().useAgentEndpoints(agents);
+      return mount;
     } catch (ServletException e) {
       updates.close();
       server.close();
@@ -122,6 +151,7 @@ final class StreamableHttpMount implements HttpMount {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    hub.runner().useAgentEndpoints(dev.roundhouse.hub.turns.AgentEndpoints.NONE);
     try {
       updates.close();
       server.close();

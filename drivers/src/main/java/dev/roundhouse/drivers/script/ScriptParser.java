@@ -24,8 +24,8 @@ final class ScriptParser {
   /** Every step kind, in the order error messages list them. */
   static final List<String> KINDS =
       List.of(
-          "text", "message", "tool", "ask_user", "usage", "delay_ms", "repeat", "call_op", "error", "fail",
-          "hang", "result");
+          "text", "message", "thought", "plan", "tool", "ask_user", "usage", "delay_ms", "repeat", "call_op", "error",
+          "fail", "hang", "result");
 
   /** The fields each kind takes besides its own key. */
   private static final Map<String, List<String>> FIELDS =
@@ -37,7 +37,7 @@ final class ScriptParser {
           "result", List.of("text"));
 
   private static final List<String> TOP_LEVEL = List.of("session", "linger", "steps");
-  private static final List<String> USAGE_FIELDS = List.of("input", "output", "cost", "estimated");
+  private static final List<String> USAGE_FIELDS = List.of("input", "output", "cost", "estimated", "context", "window");
 
   private static final ObjectMapper STRICT =
       JsonMapper.builder()
@@ -130,6 +130,8 @@ final class ScriptParser {
     return switch (kind) {
       case "text" -> new Step.Text(requiredString(node, "text", name, true));
       case "message" -> new Step.Message(requiredString(node, "message", name, true));
+      case "thought" -> new Step.Thought(requiredString(node, "thought", name, true));
+      case "plan" -> plan(node.get("plan"), name);
       case "tool" -> tool(node, name, childPrefix);
       case "ask_user" ->
           new Step.AskUser(requiredString(node, "ask_user", name, false), stringList(node, "options", name));
@@ -154,6 +156,34 @@ final class ScriptParser {
       case "result" -> new Step.Result(requiredString(node, "result", name, false), optionalString(node, "text", name));
       default -> throw new IllegalStateException("kind " + kind);
     };
+  }
+
+  private static final List<String> PLAN_STATUSES = List.of("pending", "in_progress", "completed");
+  private static final List<String> PLAN_PRIORITIES = List.of("high", "medium", "low");
+
+  /** {@code "plan": [{"content": "…", "status": "pending", "priority": "high"}, …]}; a bare string is a pending entry. */
+  private static Step plan(JsonNode entries, String name) {
+    if (entries == null || !entries.isArray()) {
+      throw new InvalidScriptException(name + ": 'plan' must be an array of entries, not " + show(entries));
+    }
+    List<dev.roundhouse.hub.turns.TurnEvent.PlanEntry> plan = new java.util.ArrayList<>();
+    for (JsonNode entry : entries) {
+      if (entry.isTextual()) {
+        plan.add(new dev.roundhouse.hub.turns.TurnEvent.PlanEntry(entry.asText(), null, null));
+        continue;
+      }
+      if (!entry.isObject() || !entry.path("content").isTextual()) {
+        throw new InvalidScriptException(name + ": each plan entry needs 'content' (a string), not " + show(entry));
+      }
+      String status = entry.path("status").asText("pending");
+      String priority = entry.path("priority").asText("medium");
+      if (!PLAN_STATUSES.contains(status) || !PLAN_PRIORITIES.contains(priority)) {
+        throw new InvalidScriptException(name + ": a plan entry's status is one of " + PLAN_STATUSES + " and its priority one of "
+            + PLAN_PRIORITIES + ", not " + show(entry));
+      }
+      plan.add(new dev.roundhouse.hub.turns.TurnEvent.PlanEntry(entry.get("content").asText(), status, priority));
+    }
+    return new Step.Plan(plan);
   }
 
   /**
@@ -251,7 +281,12 @@ final class ScriptParser {
       cost = costNode.doubleValue();
     }
     boolean estimated = usage.has("estimated") && bool(usage, "estimated", name);
-    return new Step.Usage(input, output, cost, estimated);
+    Long context = usage.has("context") ? wholeNumber(usage.get("context"), "usage.context", name, Long.MAX_VALUE) : null;
+    Long window = usage.has("window") ? wholeNumber(usage.get("window"), "usage.window", name, Long.MAX_VALUE) : null;
+    if ((context == null) != (window == null)) {
+      throw new InvalidScriptException(name + ": 'usage.context' and 'usage.window' go together (tokens in context, and the window's size)");
+    }
+    return new Step.Usage(input, output, cost, estimated, context, window);
   }
 
   private static String requiredString(JsonNode node, String field, String name, boolean emptyAllowed) {

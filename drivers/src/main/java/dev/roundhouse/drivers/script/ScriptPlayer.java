@@ -87,7 +87,8 @@ final class ScriptPlayer {
       }
       case Step.AskUser ask -> askUser(ask);
       case Step.Usage usage ->
-          emit(new TurnEvent.Usage(usage.inputTokens(), usage.outputTokens(), usage.costUsd(), usage.costEstimated()));
+          emit(new TurnEvent.Usage(usage.inputTokens(), usage.outputTokens(), usage.costUsd(), usage.costEstimated(),
+              usage.contextTokens(), usage.contextWindow()));
       case Step.Delay delay -> pause(delay.millis());
       case Step.Repeat repeat -> {
         for (int i = 0; i < repeat.times(); i++) {
@@ -98,6 +99,8 @@ final class ScriptPlayer {
       }
       case Step.CallOp call -> callOp(call);
       case Step.Error error -> emit(new TurnEvent.Error(fill(error.message())));
+      case Step.Thought thought -> emit(new TurnEvent.Thought(fill(thought.text())));
+      case Step.Plan plan -> emit(new TurnEvent.Plan(plan.entries()));
       case Step.Fail fail -> throw new RoundhouseException("script_failed", fill(fail.message()));
       case Step.Hang hang -> {
         pause(Long.MAX_VALUE);

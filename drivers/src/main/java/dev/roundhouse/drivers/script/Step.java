@@ -103,7 +103,12 @@ sealed interface Step {
   }
 
   /** Tokens used and what they cost; a null cost reports none. */
-  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) implements Step {
+  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated, Long contextTokens, Long contextWindow)
+      implements Step {
+    Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) {
+      this(inputTokens, outputTokens, costUsd, costEstimated, null, null);
+    }
+
     @Override
     public String kind() {
       return "usage";
@@ -154,6 +159,28 @@ sealed interface Step {
   }
 
   /** An error event; the turn goes on. */
+  record Thought(String text) implements Step {
+    public Thought {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String kind() {
+      return "thought";
+    }
+  }
+
+  record Plan(java.util.List<dev.roundhouse.hub.turns.TurnEvent.PlanEntry> entries) implements Step {
+    public Plan {
+      entries = java.util.List.copyOf(entries);
+    }
+
+    @Override
+    public String kind() {
+      return "plan";
+    }
+  }
+
   record Error(String message) implements Step {
     public Error {
       Objects.requireNonNull(message, "message");

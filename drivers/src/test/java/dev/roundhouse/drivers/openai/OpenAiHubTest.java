@@ -112,14 +112,14 @@ class OpenAiHubTest {
 
   @Test
   void hubOperationsAreToolsTheModelCanCall() {
-    server.enqueue(streamToolCall("call_1", "task_get", "{\"task\": " + task + "}"), streamText("The task is about hello."));
+    server.enqueue(streamToolCall("call_1", "get_task", "{\"task\": " + task + "}"), streamText("The task is about hello."));
 
     http.op("turn_start", map("task", task, "message", "what is this task?", "driver", "openai"));
     Event ended = events.await("turn.ended", task);
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     List<String> offered = server.request(0).json().path("tools").findValuesAsText("name");
-    assertThat(offered).contains("read_file", "run_command", "task_get", "task_list");
+    assertThat(offered).contains("read_file", "run_command", "get_task", "list_tasks");
     JsonNode result = http.op("task_transcript", map("task", task)).get("entries").findValues("output").get(0);
     assertThat(result.asText()).contains("\"title\":\"Say hello\"");
   }

@@ -128,7 +128,7 @@ class ScriptDriverHubTest {
   @Test
   void callOpRunsAHubOperationAsTheTasksAgent() {
     http.op("turn_start", map("task", task, "message",
-        "{\"steps\": [{\"call_op\": \"task_get\", \"input\": {\"task\": " + task + "}}, {\"call_op\": \"no_such_op\"}]}"));
+        "{\"steps\": [{\"call_op\": \"get_task\", \"input\": {\"task\": " + task + "}}, {\"call_op\": \"no_such_op\"}]}"));
     events.await("turn.ended", task);
 
     List<JsonNode> results = entries(http.op("task_transcript", map("task", task)).get("entries"), "turn.tool_result");

@@ -271,7 +271,7 @@ class ScriptDriverTest {
   void aMalformedScriptFailsTheTurnNamingTheStep() {
     assertThatThrownBy(() -> run("{\"steps\": [{\"text\": \"a\"}, {\"text\": \"b\"}, {\"tol\": \"Bash\"}]}"))
         .isInstanceOf(InvalidScriptException.class)
-        .hasMessageStartingWith("step 3: unknown step kind 'tol' (expected one of text, message, tool,");
+        .hasMessageStartingWith("step 3: unknown step kind 'tol' (expected one of text, message, thought, plan, tool,");
     assertThat(context.events()).isEmpty();
   }
 

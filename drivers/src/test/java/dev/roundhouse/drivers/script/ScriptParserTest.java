@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ScriptParserTest {
   private static final String KINDS =
-      "(expected one of text, message, tool, ask_user, usage, delay_ms, repeat, call_op, error, fail, hang, result)";
+      "(expected one of text, message, thought, plan, tool, ask_user, usage, delay_ms, repeat, call_op, error, fail, hang, result)";
 
   @Test
   void parsesEveryStepKind() {
@@ -92,6 +92,23 @@ class ScriptParserTest {
   }
 
   @Test
+  void thoughtsAndPlansParseWithPlanDefaults() {
+    assertThat(single("{\"thought\": \"hmm\"}")).isEqualTo(new Step.Thought("hmm"));
+    assertThat(single("{\"plan\": [\"write it\", {\"content\": \"test it\", \"status\": \"completed\", \"priority\": \"low\"}]}"))
+        .isEqualTo(new Step.Plan(List.of(
+            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("write it", "pending", "medium"),
+            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("test it", "completed", "low"))));
+  }
+
+  @Test
+  void aPlanEntryWithAnUnknownStatusIsRefusedNamingTheChoices() {
+    assertThatThrownBy(() -> ScriptParser.parse("{\"steps\": [{\"plan\": [{\"content\": \"x\", \"status\": \"done\"}]}]}"))
+        .hasMessageContaining("status is one of [pending, in_progress, completed]");
+    assertThatThrownBy(() -> ScriptParser.parse("{\"steps\": [{\"plan\": \"x\"}]}"))
+        .hasMessageContaining("'plan' must be an array of entries");
+  }
+
+  @Test
   void usageFieldsAreOptionalAndCostMayBeLeftOut() {
     assertThat(single("{\"usage\": {\"input\": 7}}")).isEqualTo(new Step.Usage(7, 0, null, false));
   }
@@ -130,7 +147,7 @@ class ScriptParserTest {
           {"steps": [{"delay_ms": -5}]}                                     | step 1: 'delay_ms' must be a whole number from 0 to 3600000, not -5
           {"steps": [{"delay_ms": 1.5}]}                                    | step 1: 'delay_ms' must be a whole number from 0 to 3600000, not 1.5
           {"steps": [{"usage": 100}]}                                       | step 1: 'usage' must be an object like {"input": 100, "output": 20}, not 100
-          {"steps": [{"usage": {"input": 1, "tokens": 2}}]}                 | step 1: unknown usage field 'tokens' (expected input, output, cost, estimated)
+          {"steps": [{"usage": {"input": 1, "tokens": 2}}]}                 | step 1: unknown usage field 'tokens' (expected input, output, cost, estimated, context, window)
           {"steps": [{"usage": {"cost": "free"}}]}                          | step 1: 'usage.cost' must be a number of US dollars, 0 or more, not "free"
           {"steps": [{"repeat": 2}]}                                        | step 1: a repeat step needs a 'steps' array
           {"steps": [{"repeat": 2000000, "steps": []}]}                     | step 1: 'repeat' must be a whole number from 0 to 1000000, not 2000000

@@ -49,6 +49,9 @@ public final class Board {
   private static final int DEFAULT_LIMIT = 200;
   private static final int MAX_LIMIT = 1000;
   private static final int MAX_MOVE = 500;
+  private static final int MAX_REASON = 2000;
+  /** The tag a withdrawn suggestion carries. */
+  public static final String WITHDRAWN = "withdrawn";
 
   private final Store store;
 
@@ -197,6 +200,7 @@ public final class Board {
     return store.write(
         w -> {
           Task before = task(w, input.task());
+          refuseRunningForAgent(w, actor, before.id(), "edit");
           Task after =
               new Task(
                   before.id(), before.projectId(),
@@ -234,6 +238,7 @@ public final class Board {
           List<Task> befores = new ArrayList<>();
           for (long id : moving) {
             befores.add(task(w, id));
+            refuseRunningForAgent(w, actor, id, "move");
           }
           Long target = input.project() == null ? null : project(w, input.project()).id();
           List<DroppedEdge> dropped = new ArrayList<>();
@@ -336,6 +341,59 @@ public final class Board {
           w.append(new EventDraft("task.edit_reverted", actor, saved.projectId(), saved.id(), data));
           return saved;
         });
+  }
+
+  /**
+   * Withdraws a suggestion: the card moves to cancelled, gains the {@value #WITHDRAWN} tag and keeps the
+   * reason in its description, so it stays visible as withdrawn. Only the user or whoever filed it may.
+   */
+  public Task withdrawSuggestion(Actor actor, long id, String rawReason) {
+    String reason = Names.required("reason", rawReason);
+    if (reason.length() > MAX_REASON) {
+      throw new InvalidInput("reason is " + reason.length() + " characters; at most " + MAX_REASON);
+    }
+    return store.write(
+        w -> {
+          Task before = task(w, id);
+          if (!before.suggested()) {
+            throw new Conflict("task " + id + " is not a suggestion (it was accepted); only suggestions are withdrawn");
+          }
+          if (before.tags().contains(WITHDRAWN)) {
+            throw new Conflict("suggestion " + id + " is already withdrawn");
+          }
+          if (actor.kind() != Actor.Kind.USER && !actor.equals(before.createdBy())) {
+            throw new Forbidden(
+                "forbidden", "only the user or whoever filed suggestion " + id + " (" + before.createdBy() + ") withdraws it, not " + actor);
+          }
+          refuseRunningForAgent(w, actor, id, "withdraw");
+          List<String> tags = new ArrayList<>(before.tags());
+          tags.add(WITHDRAWN);
+          String note = "Withdrawn by " + actor + ": " + reason;
+          Task after =
+              new Task(
+                  before.id(), before.projectId(), before.title(),
+                  before.description() == null ? note : before.description() + "\n\n" + note,
+                  TaskStatus.CANCELLED, before.priority(), tags.stream().sorted().toList(), before.blockedBy(),
+                  true, before.agent(), before.branch(), before.startAt(), before.createdBy(),
+                  before.createdAt(), before.updatedAt());
+          Task saved = save(w, actor, before, after);
+          ObjectNode data = Json.mapper().createObjectNode();
+          data.put("reason", reason);
+          w.append(new EventDraft("task.withdrawn", actor, saved.projectId(), saved.id(), data));
+          return saved;
+        });
+  }
+
+  /** An agent may not change a task while a turn runs on it (its own included: the user owns that card). */
+  private static void refuseRunningForAgent(StoreWriter w, Actor actor, long id, String verb) {
+    if (!actor.isAgent()) {
+      return;
+    }
+    w.runner().activeTurn(id).ifPresent(turn -> {
+      throw new Conflict(
+          "task " + id + " has turn " + turn.id() + " " + turn.status() + "; an agent cannot " + verb
+              + " a task while a turn runs on it");
+    });
   }
 
   // ---- tags --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ public final class OperationCatalog {
     OperationRegistry registry = OperationRegistry.create();
     BoardOperations.register(registry, new Board(null));
     dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null);
+    dev.roundhouse.hub.agenttools.AgentTools.register(registry, new Board(null), null);
     return registry.list();
   }
 }

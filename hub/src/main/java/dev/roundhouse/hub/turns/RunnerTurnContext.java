@@ -26,10 +26,11 @@ import java.util.Set;
  * store.
  */
 final class RunnerTurnContext implements TurnContext {
-  /** Board operations an agent may call as tools (the MCP issue extends this with the agents' tools). */
-  static final Set<String> AGENT_OPERATIONS = Set.of(
-      "project_list", "project_get", "project_board", "task_list", "task_get", "task_create",
-      "task_update", "task_move", "task_edits", "tag_list");
+  /**
+   * The operations an agent may call as tools: the agents' tools, the same set a task-token MCP session
+   * lists, so an in-process driver and an agent CLI over MCP offer the model the same tools.
+   */
+  static final Set<String> AGENT_OPERATIONS = dev.roundhouse.hub.agenttools.AgentTools.NAMES;
 
   private static final List<String> PERMISSION_OPTIONS = List.of("allow_once", "allow_always", "deny");
 

@@ -55,6 +55,42 @@ public sealed interface TurnEvent {
     }
   }
 
+  /**
+   * The agent's reasoning as it chooses to show it (a thinking block, a reasoning summary): stored, shown
+   * apart from its answer, never sent back to the agent as if the user had read it.
+   */
+  record Thought(String text) implements TurnEvent {
+    public Thought {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+      return "turn.thought";
+    }
+  }
+
+  /** One entry of a {@link Plan}: what, how far ({@code pending}, {@code in_progress}, {@code completed}), how important ({@code high}, {@code medium}, {@code low}). */
+  record PlanEntry(String content, String status, String priority) {
+    public PlanEntry {
+      Objects.requireNonNull(content, "content");
+      status = status == null ? "pending" : status;
+      priority = priority == null ? "medium" : priority;
+    }
+  }
+
+  /** The agent's plan (a to-do list): the whole list each time, replacing the one before. */
+  record Plan(java.util.List<PlanEntry> entries) implements TurnEvent {
+    public Plan {
+      entries = java.util.List.copyOf(entries);
+    }
+
+    @Override
+    public String type() {
+      return "turn.plan";
+    }
+  }
+
   /** The agent calls a tool. */
   record ToolCall(String callId, String tool, JsonNode input) implements TurnEvent {
     public ToolCall {
@@ -103,8 +139,18 @@ public sealed interface TurnEvent {
     }
   }
 
-  /** Tokens used and what they cost; {@code costEstimated} when the driver computed the cost itself. */
-  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) implements TurnEvent {
+  /**
+   * Tokens used and what they cost; {@code costEstimated} when the driver computed the cost itself. When the
+   * agent says so, {@code contextTokens} is how much of the model's context window ({@code contextWindow}
+   * tokens) the conversation now fills; both null otherwise.
+   */
+  record Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated, Long contextTokens, Long contextWindow)
+      implements TurnEvent {
+    /** Usage without context-window figures. */
+    public Usage(long inputTokens, long outputTokens, Double costUsd, boolean costEstimated) {
+      this(inputTokens, outputTokens, costUsd, costEstimated, null, null);
+    }
+
     @Override
     public String type() {
       return "turn.usage";

@@ -71,22 +71,25 @@ public final class TurnOperations {
         "Answer a pending decision. For a permission, allow_always also remembers a rule for the project (a"
             + " command prefix for shell tools; too broad a prefix is refused with the reason).",
         DecisionAnswer.class, Decision.class, UPDATE, (actor, in) -> answer(decisions, store, actor, in)));
+    AuthStatuses statuses = new AuthStatuses(runner == null ? java.time.Clock.systemUTC() : runner.clock());
     registry.register(Operation.of(
-        "driver_list", "The agent drivers this hub can run, with their capabilities and whether they are ready.",
-        NoInput.class, DriverList.class, READ,
-        (actor, in) -> new DriverList(drivers.list().stream()
-            .map(d -> new DriverInfo(d.id(), d.capabilities(), safeAuth(d))).toList())));
+        "driver_list",
+        "The agent drivers this hub can run, with their capabilities and whether they are ready (installed,"
+            + " which version, logged in or keyed; checked at most every 30 s).",
+        NoInput.class, DriverList.class, READ, (actor, in) -> driverList(drivers, statuses)));
     registry.register(Operation.of(
         "driver_verify", "Test a driver for real (a round trip to its agent or endpoint); says what is wrong in one sentence.",
-        DriverRef.class, AuthStatus.class, READ, (actor, in) -> drivers.get(in.driver()).verify()));
+        DriverRef.class, AuthStatus.class, READ, (actor, in) -> statuses.verify(drivers.get(in.driver()))));
   }
 
-  private static AuthStatus safeAuth(AgentDriver driver) {
-    try {
-      return driver.authStatus();
-    } catch (RuntimeException e) {
-      return AuthStatus.problem("the check failed: " + e.getMessage());
+  private static DriverList driverList(DriverRegistry drivers, AuthStatuses statuses) {
+    List<AgentDriver> all = drivers.list();
+    List<AuthStatus> auth = statuses.of(all);
+    List<DriverInfo> infos = new java.util.ArrayList<>(all.size());
+    for (int i = 0; i < all.size(); i++) {
+      infos.add(new DriverInfo(all.get(i).id(), all.get(i).capabilities(), auth.get(i)));
     }
+    return new DriverList(infos);
   }
 
   private static DecisionList list(Store store, DecisionQuery in) {

@@ -169,6 +169,35 @@ public final class TurnRunner implements AutoCloseable {
     return view(task, turnId);
   }
 
+  /**
+   * Asks the user a question for the agent of a running turn ({@code ask_user}): opens a question decision,
+   * parks that turn on it and returns it closed, answered or expired (stop, timeout, restart). Blocks.
+   *
+   * @throws RoundhouseException.Forbidden when {@code actor} is not an agent
+   * @throws RoundhouseException.Conflict when no turn runs on the agent's task, or the run is unattended
+   */
+  public Decision ask(Actor actor, String question, List<String> options) {
+    if (!actor.isAgent()) {
+      throw new RoundhouseException.Forbidden(
+          "forbidden", "only an agent in a running turn can ask the user (it parks that turn); " + actor + " is not one");
+    }
+    long task = actor.taskId();
+    ActiveTurn loop = active.get(task);
+    if (loop == null || loop.stopped()) {
+      throw new RoundhouseException.Conflict("task " + task + " has no running turn to park on the question");
+    }
+    long turnId = loop.turnId;
+    Turn turn = store.read(r -> r.runner().turn(turnId)).orElseThrow(() -> new RoundhouseException.NotFound("no turn " + turnId));
+    if (turn.unattended()) {
+      throw new RoundhouseException.Conflict("turn " + turnId + " runs unattended: no one is watching to answer; decide yourself");
+    }
+    long project = store.read(r -> r.task(task)).map(Task::projectId).orElseThrow(() -> new RoundhouseException.NotFound("no task " + task));
+    ObjectNode details = Json.mapper().createObjectNode();
+    details.put("turn", turnId);
+    details.put("question", question);
+    return park(loop, turnId, project, Decision.QUESTION, question, details, options, decision -> null);
+  }
+
   public List<QueuedMessage> queue(long task) {
     return store.read(r -> r.runner().queue(task));
   }

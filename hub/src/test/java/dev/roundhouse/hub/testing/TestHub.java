@@ -65,6 +65,14 @@ public final class TestHub implements AutoCloseable {
     return start(configure, Duration.ofSeconds(15), java.util.List.of(), mounts);
   }
 
+  /** A hub that runs turns with {@code drivers} and whose server also serves {@code mounts}. */
+  public static TestHub withDriversAndMounts(
+      UnaryOperator<HubConfig> configure,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      Function<Hub, java.util.List<? extends HttpMount>> mounts) {
+    return start(configure, Duration.ofSeconds(15), drivers, mounts);
+  }
+
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,

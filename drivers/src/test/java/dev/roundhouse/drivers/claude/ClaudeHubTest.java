@@ -1,0 +1,197 @@
+package dev.roundhouse.drivers.claude;
+
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.answer;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.failure;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.testing.EventRecorder;
+import dev.roundhouse.hub.testing.HttpTestClient;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.turns.RunnerSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end: a real hub (store, runner, gate, HTTP API) running the real {@code claude} against the fake API. */
+class ClaudeHubTest {
+  private static final Duration LONG = Duration.ofSeconds(60);
+
+  @TempDir Path home;
+  final FakeAnthropicServer server = FakeAnthropicServer.start();
+  TestHub hub;
+  HttpTestClient http;
+  EventRecorder events;
+  Path project;
+  long task;
+
+  @BeforeEach
+  void setUp() {
+    ClaudeDriver driver = new ClaudeDriver(
+        OfflineClaude.settings(server, home, Duration.ofSeconds(8)), OfflineClaude.hubEnvironment(), ClaudeSession.EmitObserver.NONE);
+    hub = TestHub.withDrivers(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))), List.of(driver));
+    http = hub.http();
+    events = new EventRecorder(hub.hub());
+    project = Path.of(hub.folder("web"));
+    http.op("project_create", map("name", "web", "path", project.toString(), "default_agent", "claude"));
+    task = http.op("task_create", map("project", "web", "title", "Say hello", "description", "Write hello.txt")).get("id").asLong();
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    events.close();
+    hub.close();
+    server.close();
+    ChildProcesses.assertNoneLeft(Duration.ofSeconds(15));
+  }
+
+  private Event await(String type) {
+    return events.await(type + " on task " + task, LONG, event -> event.type().equals(type) && Long.valueOf(task).equals(event.taskId()));
+  }
+
+  private List<String> transcriptTypes() {
+    List<String> types = new ArrayList<>();
+    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> types.add(entry.get("type").asText()));
+    return types;
+  }
+
+  @Test
+  void aToolCallWaitsForTheUsersAnswerThenRuns() throws Exception {
+    server.enqueue(
+        answer(toolUse("toolu_w1", "Write", "{\"file_path\": \"" + project.resolve("hello.txt") + "\", \"content\": \"hello\\n\"}")),
+        answer("I wrote hello.txt."));
+
+    http.op("turn_start", map("task", task, "message", "please write hello.txt"));
+    Event requested = await("turn.permission_requested");
+    assertThat(requested.data().get("tool").asText()).isEqualTo("Write");
+    assertThat(requested.data().get("description").asText()).isEqualTo("Write " + project.resolve("hello.txt"));
+    assertThat(project.resolve("hello.txt")).as("nothing runs before the answer").doesNotExist();
+    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = await("turn.ended");
+
+    assertThat(ended.data().get("status").asText()).isEqualTo("completed");
+    assertThat(Files.readString(project.resolve("hello.txt"))).isEqualTo("hello\n");
+    assertThat(transcriptTypes()).containsExactly(
+        "turn.started", "turn.user_message", "turn.session", "turn.tool_call", "decision.opened", "turn.permission_requested",
+        "decision.answered", "turn.tool_result", "turn.message", "turn.usage", "turn.result", "turn.lingering", "turn.ended");
+    // The task reached Claude's system prompt.
+    assertThat(server.request(0).system()).contains("Task #" + task + ": Say hello").contains("Write hello.txt");
+  }
+
+  @Test
+  void turnStopInterruptsAStreamingAnswerAndLeavesNoProcess() throws Exception {
+    server.enqueue(server.stall("Thinking ", "about it"));
+    http.op("turn_start", map("task", task, "message", "talk forever"));
+    events.find("a streamed delta", LONG, event -> event.type().equals("turn.text_delta"));
+
+    long stopping = System.nanoTime();
+    JsonNode stopped = http.op("turn_stop", map("task", task));
+
+    assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
+    assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(5));
+    assertThat(transcriptTypes()).doesNotContain("turn.error", "turn.result");
+    ChildProcesses.assertNoneLeft(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aLingeringSessionTakesTheNextMessageAndALaterTurnResumesIt() throws Exception {
+    server.enqueue(answer("The code word is heron."), answer("Still heron."), answer("It was heron."));
+
+    http.op("turn_start", map("task", task, "message", "remember the code word heron"));
+    await("turn.lingering");
+    JsonNode sent = http.op("turn_send", map("task", task, "message", "what is it?"));
+    assertThat(sent.get("delivery").asText()).isEqualTo("lingering");
+    Event firstEnd = await("turn.ended");
+    assertThat(firstEnd.data().get("status").asText()).isEqualTo("completed");
+    List<String> firstTurn = transcriptTypes();
+    assertThat(firstTurn).filteredOn("turn.session"::equals).as("one process served both messages").hasSize(1);
+    assertThat(firstTurn).filteredOn("turn.result"::equals).hasSize(2);
+    String session = http.op("task_transcript", map("task", task)).get("entries").findValue("session_id").asText();
+
+    http.op("turn_start", map("task", task, "message", "and now?"));
+    Event secondEnd = await("turn.ended");
+
+    assertThat(secondEnd.data().get("status").asText()).isEqualTo("completed");
+    assertThat(http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("session_id")).containsOnly(session);
+    assertThat(server.request(2).text()).contains("remember the code word heron", "Still heron.", "and now?");
+  }
+
+  @Test
+  void anApiErrorFailsTheTurnWithTheApisMessage() {
+    server.enqueue(failure(400, "invalid_request_error", "max_tokens is too large"));
+
+    http.op("turn_start", map("task", task, "message", "hello"));
+    Event ended = await("turn.ended");
+
+    assertThat(ended.data().get("status").asText()).isEqualTo("failed");
+    assertThat(ended.data().get("reason").asText()).startsWith("Claude Code: the model API answered 400");
+    assertThat(transcriptTypes()).contains("turn.error").doesNotContain("turn.result");
+  }
+
+  @Test
+  void aChangeToClaudesProjectSettingsParksTheNextTurn() throws Exception {
+    server.enqueue(answer("First."));
+    http.op("turn_start", map("task", task, "message", "first"));
+    assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("completed");
+
+    Files.createDirectories(project.resolve(".claude"));
+    Files.writeString(project.resolve(".claude/settings.local.json"), "{\"permissions\":{\"allow\":[\"Bash(*)\"]}}");
+    http.op("turn_start", map("task", task, "message", "second"));
+    JsonNode drift = await("decision.opened").data().get("decision");
+
+    assertThat(drift.get("kind").asText()).isEqualTo("settings_drift");
+    assertThat(drift.at("/request/files/0/path").asText()).endsWith(".claude/settings.local.json");
+    http.op("decision_answer", map("decision", drift.get("id").asLong(), "answer", "decline"));
+    assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("declined");
+    assertThat(server.requests()).as("the agent never started").hasSize(1);
+  }
+
+  /**
+   * The runner's task-scoped endpoint reaches the agent: opened for this task, used with its token, revoked
+   * when the turn ends. (Pending: the same through the hub's own {@code /mcp} with {@code suggest_task}
+   * landing on the board as {@code agent:<task>}, once the MCP face hands out agent tokens.)
+   */
+  @Test
+  void theRunnersAgentEndpointReachesTheAgentAndIsRevokedAfterTheTurn() {
+    try (FakeMcpServer mcp = new FakeMcpServer("task-token-" + task)) {
+      List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+      List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+      hub.hub().runner().useAgentEndpoints(new dev.roundhouse.hub.turns.AgentEndpoints() {
+        @Override
+        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> open(long taskId) {
+          opened.add("task " + taskId);
+          return java.util.Optional.of(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-" + taskId, taskId));
+        }
+
+        @Override
+        public void close(dev.roundhouse.hub.turns.AgentEndpoint endpoint) {
+          closed.add("task " + endpoint.taskId());
+        }
+      });
+      server.enqueue(answer(toolUse("toolu_m1", "mcp__roundhouse__suggest_task", "{\"title\": \"Write the README\"}")), answer("Suggested."));
+
+      http.op("turn_start", map("task", task, "message", "suggest a follow-up task"));
+      Event requested = await("turn.permission_requested");
+      assertThat(requested.data().get("tool").asText()).isEqualTo("mcp__roundhouse__suggest_task");
+      http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+      assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("completed");
+
+      assertThat(opened).containsExactly("task " + task);
+      assertThat(closed).containsExactly("task " + task);
+      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-" + task);
+      assertThat(mcp.calls()).singleElement().satisfies(call -> assertThat(call.at("/arguments/title").asText()).isEqualTo("Write the README"));
+      assertThat(http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("output")).contains("suggested task #12: Write the README");
+    }
+  }
+
+}

@@ -1,0 +1,324 @@
+package dev.roundhouse.drivers.codex;
+
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.error;
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.patch;
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.shell;
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.process.AgentCommand;
+import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.turns.PermissionRequest;
+import dev.roundhouse.hub.turns.PermissionVerdict;
+import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.turns.TurnStoppedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The driver against the real {@code codex app-server} 0.171.0, its model being a fake Responses server on 127.0.0.1. */
+class CodexDriverTest {
+  @TempDir Path root;
+  FakeResponsesServer server;
+  CodexHome world;
+  final List<Long> processes = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    server = FakeResponsesServer.start();
+    world = new CodexHome(root, server);
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    server.close();
+    ChildProcesses.assertNoneLeft(Duration.ofSeconds(10));
+  }
+
+  private CodexDriver driver(CodexSettings settings) {
+    return new CodexDriver(settings, new CodexDriver.Tuning(
+        dev.roundhouse.drivers.process.ChildEnvironment::fromHub, PriceTable.DEFAULT, new CodexDriver.Observer() {
+          @Override
+          public void started(AppServer app) {
+            processes.add(app.pid());
+          }
+        }));
+  }
+
+  private CodexDriver driver() {
+    return driver(world.settings());
+  }
+
+  private TurnRequest request(String message) {
+    return request(message, null, List.of());
+  }
+
+  private TurnRequest request(String message, String resume, List<String> summaries) {
+    return new TurnRequest(1, 7, "web", world.project(), message, "Task: say hello", summaries, resume, null, null, false);
+  }
+
+  @Test
+  void aPlainAnswerStreamsAndEndsWithAResult() throws Exception {
+    server.enqueue(text("Hello ", "from ", "the fake."));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    driver().run(request("say hi"), context);
+
+    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result");
+    assertThat(context.text()).isEqualTo("Hello from the fake.");
+    TurnEvent.SessionStarted session = context.events(TurnEvent.SessionStarted.class).get(0);
+    assertThat(session.sessionId()).matches("[0-9a-f-]{36}");
+    assertThat(session.model()).isEqualTo(CodexHome.MODEL);
+    assertThat(context.events(TurnEvent.AssistantMessage.class).get(0).text()).isEqualTo("Hello from the fake.");
+    TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(0);
+    assertThat(usage.inputTokens()).isEqualTo(FakeResponsesServer.INPUT_TOKENS);
+    assertThat(usage.outputTokens()).isEqualTo(FakeResponsesServer.OUTPUT_TOKENS);
+    assertThat(usage.costEstimated()).isTrue();
+    // gpt-5.5 is priced as gpt-5: 1000 input at 1.25/M, 200 cached at 0.125/M, 30 output at 10/M.
+    assertThat(usage.costUsd()).isCloseTo((1000 * 1.25 + 200 * 0.125 + 30 * 10.0) / 1_000_000, org.assertj.core.data.Offset.offset(1e-12));
+    assertThat(context.events(TurnEvent.Result.class).get(0)).isEqualTo(new TurnEvent.Result("end_turn", "Hello from the fake."));
+    // The task's context went in as developer instructions.
+    assertThat(server.request(0).toString()).contains("Task: say hello");
+  }
+
+  @Test
+  void anApprovedCommandRunsAndItsOutputIsReported() throws Exception {
+    server.enqueue(shell("call_1", "echo made-by-codex > made.txt; cat made.txt"), text("Done."));
+    RecordingTurnContext context = new RecordingTurnContext(1).answer(PermissionVerdict.allow("allowed by test"));
+
+    driver().run(request("make a file"), context);
+
+    assertThat(context.shape()).isEqualTo("turn.session turn.tool_call turn.tool_result turn.usage turn.message turn.usage turn.result");
+    PermissionRequest asked = context.permissionRequests().get(0);
+    assertThat(asked.tool()).isEqualTo("shell");
+    assertThat(asked.command()).isEqualTo("echo made-by-codex > made.txt; cat made.txt");
+    assertThat(asked.callId()).isEqualTo("call_1");
+    TurnEvent.ToolCall call = context.events(TurnEvent.ToolCall.class).get(0);
+    assertThat(call.callId()).isEqualTo("call_1");
+    assertThat(call.input().path("command").asText()).isEqualTo("echo made-by-codex > made.txt; cat made.txt");
+    TurnEvent.ToolResult result = context.events(TurnEvent.ToolResult.class).get(0);
+    assertThat(result.isError()).isFalse();
+    assertThat(result.output()).contains("made-by-codex");
+    assertThat(Files.readString(world.project().resolve("made.txt"))).isEqualTo("made-by-codex\n");
+    // The command's output went back to the model.
+    assertThat(server.request(1).toString()).contains("made-by-codex");
+  }
+
+  @Test
+  void aDeniedCommandDoesNotRunAndTheModelIsTold() throws Exception {
+    server.enqueue(shell("call_1", "touch denied.txt"), text("Understood."));
+    RecordingTurnContext context = new RecordingTurnContext(1).answer(PermissionVerdict.deny("denied by test"));
+
+    driver().run(request("make a file"), context);
+
+    assertThat(context.shape()).isEqualTo(
+        "turn.session turn.tool_call turn.permission_denied turn.tool_result turn.usage turn.message turn.usage turn.result");
+    assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(
+        new TurnEvent.ToolResult("call_1", "declined: the command did not run", true));
+    assertThat(world.project().resolve("denied.txt")).doesNotExist();
+    assertThat(server.request(1).toString()).contains("rejected by user");
+  }
+
+  @Test
+  void anApprovedPatchWritesTheFile() throws Exception {
+    server.enqueue(patch("call_p", "*** Begin Patch\n*** Add File: hello.txt\n+hello from a patch\n*** End Patch\n"), text("Patched."));
+    RecordingTurnContext context = new RecordingTurnContext(1).answer(PermissionVerdict.allow("allowed by test"));
+
+    driver().run(request("write hello.txt"), context);
+
+    PermissionRequest asked = context.permissionRequests().get(0);
+    assertThat(asked.tool()).isEqualTo("apply_patch");
+    assertThat(asked.description()).isEqualTo("Edit files: add " + world.project().toRealPath().resolve("hello.txt"));
+    assertThat(asked.input().at("/changes/0/diff").asText()).isEqualTo("hello from a patch\n");
+    assertThat(Files.readString(world.project().resolve("hello.txt"))).isEqualTo("hello from a patch\n");
+    TurnEvent.ToolResult result = context.events(TurnEvent.ToolResult.class).get(0);
+    assertThat(result.isError()).isFalse();
+    assertThat(result.output()).startsWith("applied: add ");
+  }
+
+  @Test
+  void stopMidStreamInterruptsTheTurnAndLeavesNoProcess() throws Exception {
+    server.enqueue(server.stallAfter("Thinking about "));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+    CompletableFuture<Throwable> outcome = runInBackground(driver(), request("think"), context);
+
+    context.await(TurnEvent.TextDelta.class, Duration.ofSeconds(30));
+    long started = System.nanoTime();
+    context.stop();
+
+    assertThat(outcome.get(15, TimeUnit.SECONDS)).isInstanceOf(TurnStoppedException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+    assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThat(context.shape()).doesNotContain("turn.result");
+  }
+
+  @Test
+  void aLaterTurnResumesTheStoredThread() throws Exception {
+    server.enqueue(text("First answer."), text("Second answer."));
+    RecordingTurnContext first = new RecordingTurnContext(1);
+    driver().run(request("remember the word teapot"), first);
+    String thread = first.events(TurnEvent.SessionStarted.class).get(0).sessionId();
+
+    RecordingTurnContext second = new RecordingTurnContext(2);
+    driver().run(request("what was the word?", thread, List.of("summary that must not be used")), second);
+
+    assertThat(second.events(TurnEvent.SessionStarted.class).get(0).sessionId()).isEqualTo(thread);
+    String history = server.request(1).path("input").toString();
+    assertThat(history).contains("remember the word teapot").contains("First answer.").contains("what was the word?");
+    assertThat(history).doesNotContain("summary that must not be used");
+    assertThat(processes).hasSize(2);
+  }
+
+  @Test
+  void aThreadThatIsGoneStartsFreshSeededWithTheSummaries() throws Exception {
+    server.enqueue(text("Fresh start."));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    driver().run(request("carry on", "01a22cd3-0000-7000-8000-000000000000", List.of("Earlier we renamed Foo to Bar.")), context);
+
+    String thread = context.events(TurnEvent.SessionStarted.class).get(0).sessionId();
+    assertThat(thread).isNotEqualTo("01a22cd3-0000-7000-8000-000000000000");
+    assertThat(server.request(0).path("input").toString()).contains("Earlier we renamed Foo to Bar.").contains("carry on");
+    assertThat(context.events(TurnEvent.Result.class)).hasSize(1);
+  }
+
+  @Test
+  void anApiErrorFailsTheTurnNamingTheEndpoint() {
+    server.enqueue(error(400, "The model 'gpt-5.5' does not exist for this key"));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThatThrownBy(() -> driver().run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessage("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed: The model 'gpt-5.5' does not exist for this key");
+    assertThat(context.shape()).isEqualTo("turn.session");
+  }
+
+  @Test
+  void aHangingEndpointEndsTheTurnAtTheDriversDeadline() {
+    server.enqueue(server.hang());
+    RecordingTurnContext context = new RecordingTurnContext(1);
+    long started = System.nanoTime();
+
+    assertThatThrownBy(() -> driver(world.settings().withEndpointDeadline(Duration.ofSeconds(3))).run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') gave no answer within 3 s");
+    Duration took = Duration.ofNanos(System.nanoTime() - started);
+    assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(15));
+  }
+
+  @Test
+  void anEndpointThatKeepsRefusingEndsAtTheDeadlineWithCodexsLastReason() {
+    server.otherwise(error(401, "Incorrect API key provided"));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThatThrownBy(() -> driver(world.settings().withEndpointDeadline(Duration.ofSeconds(2))).run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') gave no answer within 2 s; codex last said: Reconnecting...")
+        .hasMessageContaining("401 Unauthorized: Incorrect API key provided");
+  }
+
+  @Test
+  void aLingeringSessionAnswersTheNextMessageOnTheSameThreadAndProcess() throws Exception {
+    server.enqueue(text("One."), text("Two."));
+    RecordingTurnContext context = new RecordingTurnContext(1).thenMessages("and again");
+
+    driver().run(request("once"), context);
+
+    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
+    assertThat(context.events(TurnEvent.Result.class)).extracting(TurnEvent.Result::text).containsExactly("One.", "Two.");
+    assertThat(processes).hasSize(1);
+    assertThat(server.request(1).path("input").toString()).contains("once").contains("One.").contains("and again");
+  }
+
+  @Test
+  void aMissingProgramEndsTheTurnWithAnErrorNamingIt() {
+    CodexSettings settings = world.settings().withCommand(new AgentCommand(root.resolve("no-such-codex").toString(), List.of(), world.command().env()));
+
+    assertThatThrownBy(() -> driver(settings).run(request("hi"), new RecordingTurnContext(1)))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageContaining("no-such-codex is not an executable file");
+  }
+
+  @Test
+  void theHubsMcpServerIsConfiguredForTheThreadWithTheTokenOutOfArgv() throws Exception {
+    String token = "task-token-" + System.nanoTime();
+    try (FakeMcpServer mcp = new FakeMcpServer(token)) {
+      server.enqueue(FakeResponsesServer.mcpCall("call_m", "roundhouse", "suggest_task", "{\"title\":\"Write the docs\"}"), text("Suggested."));
+      RecordingTurnContext context = new RecordingTurnContext(1).endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), token, 7));
+      List<String> commandLines = new CopyOnWriteArrayList<>();
+      CodexDriver driver = new CodexDriver(world.settings(), new CodexDriver.Tuning(
+          dev.roundhouse.drivers.process.ChildEnvironment::fromHub, PriceTable.DEFAULT, new CodexDriver.Observer() {
+            @Override
+            public void started(AppServer app) {
+              ProcessHandle.of(app.pid()).ifPresent(p -> {
+                commandLines.add(p.info().commandLine().orElse(""));
+                p.descendants().forEach(child -> commandLines.add(child.info().commandLine().orElse("")));
+              });
+            }
+          }));
+
+      driver.run(request("suggest a task"), context);
+
+      assertThat(mcp.calls()).hasSize(1);
+      assertThat(mcp.calls().get(0).path("arguments")).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"title\":\"Write the docs\"}"));
+      assertThat(mcp.authorizations()).allMatch(("Bearer " + token)::equals);
+      TurnEvent.ToolCall call = context.events(TurnEvent.ToolCall.class).get(0);
+      assertThat(call.tool()).isEqualTo("suggest_task");
+      assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(new TurnEvent.ToolResult("call_m", "suggested task 42", false));
+      // The hub's tools need no approval from Codex: the hub applies its actor rules itself.
+      assertThat(context.permissionRequests()).isEmpty();
+      assertThat(commandLines).isNotEmpty().noneMatch(line -> line.contains(token));
+      assertThat(context.events().toString()).doesNotContain(token);
+    }
+  }
+
+  @Test
+  void authStatusAndCapabilitiesComeFromTheCli() {
+    CodexDriver driver = driver();
+
+    assertThat(driver.authStatus()).isEqualTo(dev.roundhouse.hub.turns.AuthStatus.ok(
+        "codex 0.171.0, the model endpoint " + server.baseUrl() + " (codex provider 'fake'), key from FAKE_API_KEY"));
+    var capabilities = driver.capabilities();
+    assertThat(capabilities.displayName()).isEqualTo("Codex");
+    assertThat(capabilities.models()).first().isEqualTo(CodexHome.MODEL);
+    assertThat(capabilities.models()).hasSizeGreaterThan(1);
+    assertThat(capabilities.permissionModes()).containsExactly("untrusted", "on-request", "never");
+    assertThat(capabilities.supportsResume()).isTrue();
+    assertThat(capabilities.supportsLinger()).isTrue();
+  }
+
+  @Test
+  void authStatusSaysWhenTheProvidersKeyIsMissing() {
+    AgentCommand keyless = new AgentCommand(world.command().program(), List.of(),
+        world.command().env().entrySet().stream().filter(e -> !e.getKey().equals(CodexHome.KEY_VARIABLE))
+            .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)));
+
+    assertThat(driver(world.settings().withCommand(keyless)).authStatus()).isEqualTo(dev.roundhouse.hub.turns.AuthStatus.problem(
+        "codex 0.171.0 is installed, but its model provider 'fake' reads its key from FAKE_API_KEY, which is not set: set it in the codex command's env"));
+  }
+
+  private static CompletableFuture<Throwable> runInBackground(CodexDriver driver, TurnRequest request, RecordingTurnContext context) {
+    CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+    Thread.ofVirtual().start(() -> {
+      try {
+        driver.run(request, context);
+        outcome.complete(null);
+      } catch (Throwable e) {
+        outcome.complete(e);
+      }
+    });
+    return outcome;
+  }
+}

@@ -1,0 +1,159 @@
+package dev.roundhouse.drivers.codex;
+
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.error;
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.shell;
+import static dev.roundhouse.drivers.codex.FakeResponsesServer.text;
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.process.ChildEnvironment;
+import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.testing.EventRecorder;
+import dev.roundhouse.hub.testing.HttpTestClient;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.turns.RunnerSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end: a real hub (store, runner, gate, HTTP API) running the real Codex against the fake model. */
+class CodexHubTest {
+  @TempDir Path root;
+  final FakeResponsesServer server = FakeResponsesServer.start();
+  final List<Long> processes = new CopyOnWriteArrayList<>();
+  CodexHome world;
+  TestHub hub;
+  HttpTestClient http;
+  EventRecorder events;
+  long task;
+
+  @BeforeEach
+  void setUp() {
+    world = new CodexHome(root, server);
+    CodexDriver driver = new CodexDriver(world.settings(), new CodexDriver.Tuning(ChildEnvironment::fromHub, PriceTable.DEFAULT, new CodexDriver.Observer() {
+      @Override
+      public void started(AppServer app) {
+        processes.add(app.pid());
+      }
+    }));
+    hub = TestHub.withDrivers(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))), List.of(driver));
+    http = hub.http();
+    events = new EventRecorder(hub.hub());
+    http.op("project_create", map("name", "web", "path", world.project().toString(), "default_agent", "codex"));
+    task = http.op("task_create", map("project", "web", "title", "Say hello", "description", "Write hello.txt")).get("id").asLong();
+  }
+
+  @AfterEach
+  void tearDown() throws InterruptedException {
+    events.close();
+    hub.close();
+    server.close();
+    ChildProcesses.assertNoneLeft(Duration.ofSeconds(10));
+  }
+
+  private List<String> transcriptTypes() {
+    List<String> types = new ArrayList<>();
+    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> types.add(entry.get("type").asText()));
+    return types;
+  }
+
+  @Test
+  void aCommandRunsAfterTheUserAllowsIt() throws Exception {
+    server.enqueue(shell("call_1", "echo hello > hello.txt"), text("I wrote ", "hello.txt."));
+
+    http.op("turn_start", map("task", task, "message", "please write hello.txt", "driver", "codex"));
+    Event requested = events.await("turn.permission_requested", task);
+    assertThat(requested.data().get("tool").asText()).isEqualTo("shell");
+    assertThat(requested.data().get("command").asText()).isEqualTo("echo hello > hello.txt");
+    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = events.await("turn.ended", task);
+
+    assertThat(ended.data().get("status").asText()).isEqualTo("completed");
+    assertThat(Files.readString(world.project().resolve("hello.txt"))).isEqualTo("hello\n");
+    assertThat(transcriptTypes()).containsSubsequence(
+        "turn.started", "turn.user_message", "turn.session", "turn.tool_call", "decision.opened", "turn.permission_requested",
+        "decision.answered", "turn.tool_result", "turn.usage", "turn.message", "turn.usage", "turn.result", "turn.ended");
+    JsonNode result = http.op("task_transcript", map("task", task)).get("entries").findParents("stop_reason").get(0);
+    assertThat(result.get("stop_reason").asText()).isEqualTo("end_turn");
+    assertThat(result.get("text").asText()).isEqualTo("I wrote hello.txt.");
+  }
+
+  @Test
+  void aLaterTurnOfTheTaskResumesTheCodexThread() {
+    server.enqueue(text("First."), text("Second."));
+
+    http.op("turn_start", map("task", task, "message", "remember teapot", "driver", "codex"));
+    assertThat(events.await("turn.ended", task).data().get("status").asText()).isEqualTo("completed");
+    http.op("turn_start", map("task", task, "message", "what word?", "driver", "codex"));
+    assertThat(events.await("turn.ended", task).data().get("status").asText()).isEqualTo("completed");
+
+    List<String> sessions = http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("session_id");
+    assertThat(sessions).hasSize(2);
+    assertThat(sessions.get(1)).isEqualTo(sessions.get(0));
+    assertThat(server.request(1).path("input").toString()).contains("remember teapot").contains("First.");
+    assertThat(processes).hasSize(2);
+  }
+
+  @Test
+  void turnStopInterruptsCodexAndLeavesNoProcess() {
+    server.enqueue(server.stallAfter("Let me think"));
+    http.op("turn_start", map("task", task, "message", "think hard", "driver", "codex"));
+    events.await("turn.text_delta on task " + task, Duration.ofSeconds(30), e -> e.type().equals("turn.text_delta"));
+
+    long started = System.nanoTime();
+    JsonNode stopped = http.op("turn_stop", map("task", task));
+
+    assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
+    assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThat(transcriptTypes()).doesNotContain("turn.error");
+  }
+
+  @Test
+  void anApiErrorFailsTheTurnWithOneErrorNamingTheEndpoint() {
+    server.enqueue(error(400, "Unsupported parameter: 'reasoning'"));
+
+    http.op("turn_start", map("task", task, "message", "hi", "driver", "codex"));
+    Event ended = events.await("turn.ended", task);
+
+    assertThat(ended.data().get("status").asText()).isEqualTo("failed");
+    assertThat(transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
+    JsonNode error = http.op("task_transcript", map("task", task)).get("entries").findParents("message").stream()
+        .filter(entry -> entry.path("message").asText().contains("endpoint")).findFirst().orElseThrow();
+    assertThat(error.get("message").asText())
+        .isEqualTo("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed: Unsupported parameter: 'reasoning'");
+  }
+
+  /**
+   * Pending: needs the MCP face to hand out task-scoped agent endpoints ({@code TurnRunner.useAgentEndpoints}
+   * registered by the MCP mount, with the agents' tools such as {@code suggest_task}), which is not on main
+   * yet. The driver's half is proven by {@code CodexDriverTest.theHubsMcpServerIsConfiguredForTheThreadWithTheTokenOutOfArgv}
+   * against a fake MCP server. Once it lands: start this hub with the MCP mount and enable the test.
+   */
+  @Test
+  @org.junit.jupiter.api.Disabled("pending: the MCP face's task-scoped agent endpoints and suggest_task are not on main yet")
+  void theAgentCallsSuggestTaskAndItLandsOnTheBoardAsTheTasksAgent() {
+    server.enqueue(FakeResponsesServer.mcpCall("call_s", CodexSession.HUB_SERVER, "suggest_task", "{\"title\": \"Write the release notes\"}"),
+        text("I suggested it."));
+
+    http.op("turn_start", map("task", task, "message", "suggest a follow-up task", "driver", "codex"));
+    Event ended = events.await("turn.ended", task);
+
+    assertThat(ended.data().get("status").asText()).isEqualTo("completed");
+    JsonNode suggested = http.op("task_list", map("project", "web")).findParents("title").stream()
+        .filter(t -> t.path("title").asText().equals("Write the release notes")).findFirst().orElseThrow();
+    assertThat(suggested.path("suggested").asBoolean()).isTrue();
+    Event created = events.find("the suggested task's creation", Duration.ofSeconds(5),
+        e -> e.type().startsWith("task.") && e.data().toString().contains("Write the release notes"));
+    assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.Actor.agent(task));
+  }
+}

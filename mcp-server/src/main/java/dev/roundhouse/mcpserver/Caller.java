@@ -1,0 +1,60 @@
+package dev.roundhouse.mcpserver;
+
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.agenttools.AgentTools;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Map;
+
+/**
+ * Who a request to the MCP endpoint authenticated as: an external client (the MCP token), or the agent of
+ * one task (a live task token). {@link GuardFilter} decides it per request; it travels to the tool and
+ * resource handlers in the SDK's transport context. Immutable.
+ *
+ * @param agentTask the task whose agent is calling, or null for an external client
+ */
+record Caller(Long agentTask) {
+  static final Caller EXTERNAL = new Caller(null);
+  /** The servlet request attribute and transport-context key carrying the caller. */
+  static final String KEY = "roundhouse.caller";
+  /** The actor's client name when an external client did not say who it is. */
+  static final String UNNAMED_CLIENT = "mcp";
+
+  static Caller agent(long task) {
+    return new Caller(task);
+  }
+
+  boolean isAgent() {
+    return agentTask != null;
+  }
+
+  /** Whether this caller is offered {@code tool}: agents get the agents' tools only. */
+  boolean offered(String tool) {
+    return !isAgent() || AgentTools.NAMES.contains(tool);
+  }
+
+  McpTransportContext context() {
+    return McpTransportContext.create(Map.of(KEY, this));
+  }
+
+  static Caller of(McpTransportContext context) {
+    Object caller = context == null ? null : context.get(KEY);
+    return caller instanceof Caller known ? known : EXTERNAL;
+  }
+
+  static Caller of(McpSyncServerExchange exchange) {
+    return of(exchange.transportContext());
+  }
+
+  /** The actor a call runs as: {@code agent:<task>}, or {@code client:<clientInfo.name>} ({@code client:mcp} unnamed). */
+  static Actor actor(McpSyncServerExchange exchange) {
+    Caller caller = of(exchange);
+    if (caller.isAgent()) {
+      return Actor.agent(caller.agentTask());
+    }
+    McpSchema.Implementation info = exchange.getClientInfo();
+    String name = info == null || info.name() == null || info.name().isBlank() ? UNNAMED_CLIENT : info.name().strip();
+    return Actor.client(name);
+  }
+}

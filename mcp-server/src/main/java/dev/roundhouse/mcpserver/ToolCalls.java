@@ -1,0 +1,116 @@
+package dev.roundhouse.mcpserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@code tools/call} of an operation for its caller, and tells the calling session about it:
+ *
+ * <ul>
+ *   <li><b>progress</b>, when the request carries a {@code progressToken}: {@code 0} when the operation
+ *       starts, one more every {@code heartbeat} while it runs (a question to the user, a driver round
+ *       trip), and a final one with {@code total} equal to it when it ends;
+ *   <li><b>logging</b>, at the level the client set with {@code logging/setLevel} (the SDK filters): the
+ *       call at {@code debug} (reads) or {@code info} (writes) with its duration, a refusal at
+ *       {@code warning}, an internal failure at {@code error} with its log reference.
+ * </ul>
+ *
+ * <p>Thread-safe (immutable). With a progress token the operation runs on a virtual thread of its own
+ * while the request's thread sends heartbeats; no lock is held.
+ */
+final class ToolCalls {
+  private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
+  static final String LOGGER = "roundhouse";
+
+  private final OperationRegistry registry;
+  private final Duration heartbeat;
+
+  ToolCalls(OperationRegistry registry, Duration heartbeat) {
+    this.registry = registry;
+    this.heartbeat = heartbeat;
+  }
+
+  McpSchema.CallToolResult call(McpSyncServerExchange exchange, McpSchema.CallToolRequest request, String name, boolean readOnly) {
+    Caller caller = Caller.of(exchange);
+    if (!caller.offered(name)) {
+      throw UnknownTools.error(name, registry, caller);
+    }
+    Actor actor = Caller.actor(exchange);
+    JsonNode arguments = request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
+    Object token = request.meta() == null ? null : request.meta().get("progressToken");
+    long started = System.nanoTime();
+    McpSchema.CallToolResult result = token == null
+        ? ToolResults.run(name, () -> registry.invoke(name, actor, arguments))
+        : withProgress(exchange, token, name, () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments)));
+    long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+    if (Boolean.TRUE.equals(result.isError())) {
+      String text = result.content().isEmpty() ? "" : ((McpSchema.TextContent) result.content().get(0)).text();
+      send(exchange, text.startsWith("internal error") ? LoggingLevel.ERROR : LoggingLevel.WARNING, name + " for " + actor + " refused: " + text);
+    } else {
+      send(exchange, readOnly ? LoggingLevel.DEBUG : LoggingLevel.INFO, name + " for " + actor + " done in " + millis + " ms");
+    }
+    return result;
+  }
+
+  private McpSchema.CallToolResult withProgress(
+      McpSyncServerExchange exchange, Object token, String name, java.util.function.Supplier<McpSchema.CallToolResult> call) {
+    CompletableFuture<McpSchema.CallToolResult> result = new CompletableFuture<>();
+    progress(exchange, token, 0, null, name + " started");
+    Thread.ofVirtual().name("roundhouse-mcp-call-" + name).start(() -> {
+      try {
+        result.complete(call.get());
+      } catch (Throwable t) {
+        result.completeExceptionally(t);
+      }
+    });
+    int beats = 0;
+    long started = System.nanoTime();
+    while (true) {
+      try {
+        McpSchema.CallToolResult done = result.get(heartbeat.toNanos(), TimeUnit.NANOSECONDS);
+        progress(exchange, token, beats + 1, (double) (beats + 1), name + " finished");
+        return done;
+      } catch (TimeoutException e) {
+        beats++;
+        progress(exchange, token, beats, null,
+            name + " still running after " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolResults.error(name + " was interrupted before it finished");
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+      }
+    }
+  }
+
+  private static void progress(McpSyncServerExchange exchange, Object token, double progress, Double total, String message) {
+    try {
+      exchange.progressNotification(McpSchema.ProgressNotification.builder(token, progress).total(total).message(message).build());
+    } catch (RuntimeException e) {
+      log.debug("progress notification not delivered: {}", e.toString());
+    }
+  }
+
+  // The SDK marks MCP logging deprecated (its draft protocol drops it); the protocol versions clients speak
+  // today (up to 2025-11-25) have it.
+  @SuppressWarnings("deprecation")
+  static void send(McpSyncServerExchange exchange, LoggingLevel level, String message) {
+    try {
+      exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(level, LOGGER).data(message).build());
+    } catch (RuntimeException e) {
+      log.debug("log notification not delivered: {}", e.toString());
+    }
+  }
+}
