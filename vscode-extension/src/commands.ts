@@ -7,14 +7,8 @@ import { Decision, Task, TaskStatus, TASK_STATUSES } from "./protocol/types";
 import { BoardNode, statusLabel } from "./model/board";
 import { approveOption, decisionHeadline, denyOption } from "./model/decisions";
 import { Roundhouse } from "./roundhouse";
+import { COMMAND_IDS } from "./commands-ids";
 
-/** The ids of the commands registered here (the package test checks package.json contributes each). */
-export const COMMAND_IDS = [
-  "roundhouse.openBoard", "roundhouse.refresh", "roundhouse.newTask", "roundhouse.startTurn", "roundhouse.sendMessage",
-  "roundhouse.stopTurn", "roundhouse.openTranscript", "roundhouse.moveTask", "roundhouse.editTask",
-  "roundhouse.acceptSuggestion", "roundhouse.approve", "roundhouse.deny", "roundhouse.answerDecision",
-  "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer",
-] as const;
 
 type Arg = BoardNode | Decision | undefined;
 

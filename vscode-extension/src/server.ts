@@ -52,7 +52,7 @@ export function createClient(settings: LaunchSettings, output: vscode.LogOutputC
 export function rpcConnection(client: LanguageClient): RpcConnection {
   return {
     sendRequest<R>(method: string, params: object, token?: CancellationSignal): Promise<R> {
-      return client.sendRequest<R>(method, params, token as CancellationToken | undefined);
+      return token === undefined ? client.sendRequest<R>(method, params) : client.sendRequest<R>(method, params, token as CancellationToken);
     },
     onNotification(method: string, handler: (params: unknown) => void): Disposable {
       return client.onNotification(method, handler);
