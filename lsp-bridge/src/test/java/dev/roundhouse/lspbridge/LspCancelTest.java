@@ -131,6 +131,7 @@ class LspCancelTest {
     WorkDoneProgressBegin begin = (WorkDoneProgressBegin) local.progress.getFirst().getValue().getLeft();
     assertThat(begin.getCancellable()).isTrue();
     Either<String, Integer> token = local.progress.getFirst().getToken();
+    Waits.until("the hub call reached the hub", WAIT, () -> silent.requests.stream().anyMatch(r -> r.startsWith("POST /api/ops/task_list")));
 
     client.server().cancelProgress(new WorkDoneProgressCancelParams(token));
 
