@@ -42,10 +42,26 @@ final class NodeProject {
 
   /** Runs {@code node --test file} and asserts that it passed, with at least one test. */
   void assertNodeTestPasses(String file, Map<String, String> env) throws IOException, InterruptedException {
-    Result node = run(List.of("node", "--test", file), env);
+    assertNodeTestsPass(List.of("node", "--test", file), env);
+  }
+
+  /** Runs a {@code node --test} command line and asserts that it passed, with at least one test and none skipped. */
+  void assertNodeTestsPass(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+    Result node = run(command, env);
     System.out.println(node.output);
     assertThat(node.exit).as(node.output).isZero();
-    assertThat(node.output).contains("# fail 0").doesNotContain("# pass 0");
+    assertThat(node.output).contains("# fail 0").doesNotContain("# pass 0").contains("# skipped 0");
+  }
+
+  /** Runs {@code command} and asserts that it exited 0; returns what it printed. */
+  String assertRuns(List<String> command) throws IOException, InterruptedException {
+    Result result = run(command, Map.of());
+    assertThat(result.exit).as(String.join(" ", command) + " in " + folder + ":\n" + result.output).isZero();
+    return result.output;
+  }
+
+  Path folder() {
+    return folder;
   }
 
   /** Runs {@code command} in the project's folder with none of the hub's variables but {@code env}. */

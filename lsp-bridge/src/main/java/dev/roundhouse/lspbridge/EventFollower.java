@@ -13,11 +13,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * Follows the hub's global event stream on a thread of its own and hands every stored event to a
- * {@link Listener}, in sequence order, each once. After a drop (hub restarted, connection lost, or the hub's
- * {@code closed} event for a reader that fell behind) it reconnects with {@code Last-Event-ID} set to the
- * last sequence number handed over, so nothing is missed or repeated; it retries every {@code retryDelay}
- * until the hub is back. Transient events ({@code seq} 0, such as text deltas) are not on this stream.
+ * Follows one of the hub's event streams (the global one, or one task's) on a thread of its own and hands
+ * every stored event to a {@link Listener}, in sequence order, each once. After a drop (hub restarted,
+ * connection lost, or the hub's {@code closed} event for a reader that fell behind) it reconnects with
+ * {@code Last-Event-ID} set to the last sequence number handed over (or, before any event, the position the
+ * stream said it started from), so nothing is missed or repeated; it retries every {@code retryDelay} until
+ * the hub is back. Transient events ({@code seq} 0, such as a task stream's text deltas) go to
+ * {@link Listener#transientEvent} and are never replayed.
  *
  * <p>Each connection has its own {@link HubHttp}, so that {@link #close()} can abort a blocked read by
  * shutting it down.
@@ -33,14 +35,37 @@ final class EventFollower implements AutoCloseable {
     /** One stored event, as the hub sent it ({@code seq}, {@code type}, {@code at}, {@code actor}, …). */
     void event(long seq, JsonNode event);
 
-    /** The stream is open: for the first time, or again after a drop ({@code resumed} true). */
+    /** A transient event ({@code seq} 0, such as {@code turn.text_delta}): live only, never replayed. */
+    default void transientEvent(JsonNode event) {}
+
+    /**
+     * The stream is open: for the first time, or again after a drop ({@code resumed} true). {@code lastSeq}
+     * is where it starts: the events after it follow.
+     */
     default void connected(boolean resumed, long lastSeq) {}
 
     /** The stream was lost; the follower is reconnecting. */
     default void lost(String reason, long lastSeq) {}
+
+    /**
+     * Whether to try again after the hub refused to open the stream; false ends the follower (after
+     * {@link #lost}). By default every failure is retried.
+     */
+    default boolean retry(RoundhouseException failure) {
+      return true;
+    }
   }
 
+  /** Opens the stream to follow after a sequence number (null: the stream's default start). */
+  @FunctionalInterface
+  interface Source {
+    InputStream open(HubHttp hub, Long after);
+  }
+
+  private static final String HEADER = "roundhouse events after ";
+
   private final Supplier<HubAddress> locator;
+  private final Source source;
   private final Duration retryDelay;
   private final Listener listener;
   private final ReentrantLock lock = new ReentrantLock();
@@ -55,7 +80,17 @@ final class EventFollower implements AutoCloseable {
    * @param after replay every event after this sequence number first; null for live events from now
    */
   EventFollower(Supplier<HubAddress> locator, Long after, Duration retryDelay, String name, Listener listener) {
+    this(locator, HubHttp::openEvents, after, retryDelay, name, listener);
+  }
+
+  /**
+   * Starts following the stream {@code source} opens.
+   *
+   * @param after replay every event after this sequence number first; null for the stream's default start
+   */
+  EventFollower(Supplier<HubAddress> locator, Source source, Long after, Duration retryDelay, String name, Listener listener) {
     this.locator = locator;
+    this.source = source;
     this.retryDelay = retryDelay;
     this.listener = listener;
     this.thread = Thread.ofVirtual().name(name).start(() -> run(after));
@@ -73,16 +108,19 @@ final class EventFollower implements AutoCloseable {
         if (closed) {
           break;
         }
-        InputStream body = hub.openEvents(last);
-        listener.connected(connectedBefore, last == null ? 0 : last);
-        connectedBefore = true;
+        InputStream body = source.open(hub, last);
         outage = false;
-        Outcome outcome = read(body, last);
+        Outcome outcome = read(body, last, connectedBefore);
+        connectedBefore = true;
         last = outcome.last();
         lost = outcome.reason();
         resumable = outcome.resumable();
       } catch (RoundhouseException failure) {
         lost = failure.getMessage();
+        if (!closed && !listener.retry(failure)) {
+          listener.lost(lost, last == null ? 0 : last);
+          break;
+        }
       } catch (RuntimeException bug) {
         lost = "unexpected failure: " + bug;
       } finally {
@@ -104,7 +142,13 @@ final class EventFollower implements AutoCloseable {
 
   private record Outcome(Long last, boolean resumable, String reason) {}
 
-  private Outcome read(InputStream body, Long last) {
+  /**
+   * Reads one connection's stream. The hub opens it with {@code : roundhouse events after N}: that is where
+   * the stream starts, announced to the listener before any event (and remembered, so a reconnect before
+   * the first event resumes there).
+   */
+  private Outcome read(InputStream body, Long last, boolean resumed) {
+    boolean announced = false;
     try (body) {
       SseReader reader = new SseReader(body);
       while (true) {
@@ -112,12 +156,30 @@ final class EventFollower implements AutoCloseable {
         if (item.isEmpty()) {
           return new Outcome(last, false, "the hub ended the stream");
         }
+        if (!announced) {
+          announced = true;
+          if (item.get() instanceof SseReader.Comment comment && comment.text().startsWith(HEADER)) {
+            long start = sequence(comment.text().substring(HEADER.length()).strip());
+            if (last == null) {
+              last = start;
+            }
+            listener.connected(resumed, last);
+            continue;
+          }
+          listener.connected(resumed, last == null ? 0 : last);
+        }
         switch (item.get()) {
           case SseReader.Comment comment -> {
             // keep-alive
           }
           case SseReader.Message message when message.event().equals("closed") -> {
             return new Outcome(last, true, "the hub closed it: " + message.data());
+          }
+          case SseReader.Message message when message.id() == null || message.id().isEmpty() -> {
+            JsonNode event = parse(message.data());
+            if (event != null && event.path("seq").asLong(-1) == 0) {
+              listener.transientEvent(event);
+            }
           }
           case SseReader.Message message -> {
             long seq = sequence(message.id());
@@ -136,6 +198,14 @@ final class EventFollower implements AutoCloseable {
       }
     } catch (IOException | UncheckedIOException e) {
       return new Outcome(last, false, closed ? "closed" : "connection lost: " + e.getMessage());
+    }
+  }
+
+  private static JsonNode parse(String data) {
+    try {
+      return Json.mapper().readTree(data);
+    } catch (IOException e) {
+      return null; // not JSON: nothing a client could use
     }
   }
 

@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  *
  * <p>A trimmed copy of the CLI's {@code HubClient} (the app module depends on this one, not the reverse).
  *
+ * <p>Interrupting the thread that waits for an answer aborts the request (the JDK's client cancels the
+ * exchange and closes its connection): that is how a cancelled LSP request cancels its hub call.
+ *
  * <p>Thread-safe: one {@link HttpClient}; the current address is a volatile field.
  */
 final class HubHttp implements AutoCloseable {
@@ -144,6 +147,9 @@ final class HubHttp implements AutoCloseable {
     try {
       response = send(request.get(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8), what);
     } catch (HubUnavailableException refused) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw refused; // cancelled: the request was aborted, not refused
+      }
       address = null; // the hub may have restarted elsewhere: look again, once
       response = send(request.get(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8), what);
     }

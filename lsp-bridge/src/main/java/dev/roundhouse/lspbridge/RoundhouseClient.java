@@ -28,4 +28,15 @@ public interface RoundhouseClient extends LanguageClient {
   /** The bridge lost or regained the hub's event stream: {@code {state: "lost"|"connected", last_seq, reason?}}. */
   @JsonNotification
   void connection(JsonObject state);
+
+  /**
+   * An event of a watched task ({@code roundhouse/watchTask}): stored ones with their {@code seq}, transient
+   * ones ({@code turn.text_delta}) with {@code seq} 0.
+   */
+  @JsonNotification
+  void taskEvent(JsonObject event);
+
+  /** A watched task's stream: {@code {task, state: "connected"|"lost"|"ended", last_seq, reason?}}. */
+  @JsonNotification
+  void taskConnection(JsonObject state);
 }

@@ -15,8 +15,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -27,6 +27,7 @@ import org.eclipse.lsp4j.ProgressParams;
 import org.eclipse.lsp4j.ServerCapabilities;
 import org.eclipse.lsp4j.ServerInfo;
 import org.eclipse.lsp4j.WorkDoneProgressBegin;
+import org.eclipse.lsp4j.WorkDoneProgressCancelParams;
 import org.eclipse.lsp4j.WorkDoneProgressCreateParams;
 import org.eclipse.lsp4j.WorkDoneProgressEnd;
 import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
@@ -44,14 +45,21 @@ import org.eclipse.lsp4j.services.WorkspaceService;
  * codec over one hub call. It holds no state of the hub's: only the client's capabilities, its
  * subscription and the decision relay.
  *
+ * <p>Cancelling a request's future ({@code $/cancelRequest}, or {@code window/workDoneProgress/cancel} on its
+ * progress token) interrupts the thread running its hub call, which aborts the HTTP request; LSP4J answers
+ * the request with -32800 RequestCancelled.
+ *
  * <p>Thread-safety: LSP4J calls the methods on its reader thread; every hub call runs on {@code executor}
- * (virtual threads), so a slow hub never blocks the reader. {@code lock} guards the subscription and the
- * relay fields; followers are closed outside it.
+ * (virtual threads), so a slow hub never blocks the reader. {@code lock} guards the subscription, the
+ * relay and the task watches fields; followers are closed outside it.
  */
 final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtocol {
   static final List<String> REQUESTS =
-      List.of("operations", "call", "board", "task", "decisions", "answerDecision", "subscribe", "unsubscribe");
-  static final List<String> NOTIFICATIONS = List.of("event", "decision", "decisionClosed", "connection");
+      List.of(
+          "operations", "call", "board", "task", "decisions", "answerDecision", "subscribe", "unsubscribe",
+          "watchTask", "unwatchTask", "transcript");
+  static final List<String> NOTIFICATIONS =
+      List.of("event", "decision", "decisionClosed", "connection", "taskEvent", "taskConnection");
 
   static final java.time.Duration SHUTDOWN_GRACE = java.time.Duration.ofSeconds(10);
 
@@ -66,8 +74,11 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
   private boolean clientShowsProgress;
   private EventFollower subscription;
   private DecisionRelay relay;
+  private TaskWatches watches;
   private volatile boolean shutdownRequested;
   private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
+  /** Calls reporting progress, by token: {@code window/workDoneProgress/cancel} cancels them. */
+  private final Map<String, CompletableFuture<?>> progressCalls = new ConcurrentHashMap<>();
 
   RoundhouseLanguageServer(Supplier<HubAddress> locator, LspBridge.Settings settings, ExecutorService executor, Runnable onExit) {
     this.locator = locator;
@@ -79,6 +90,7 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
 
   void connect(RoundhouseClient client) {
     this.client = client;
+    this.watches = new TaskWatches(locator, settings.retryDelay(), client);
   }
 
   boolean shutdownRequested() {
@@ -172,6 +184,9 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
     }
     if (oldRelay != null) {
       oldRelay.close();
+    }
+    if (watches != null) {
+      watches.close();
     }
   }
 
@@ -336,6 +351,54 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
     return CompletableFuture.completedFuture(result);
   }
 
+  @Override
+  public CompletableFuture<JsonElement> watchTask(JsonElement params) {
+    Params read = Params.of("roundhouse/watchTask", params);
+    long task = read.number("task", "a task id");
+    Long after = read.optionalNumber("after", "the last sequence number the client has of this task").orElse(null);
+    if (shutdownRequested) {
+      throw new ResponseErrorException(new ResponseError(ResponseErrorCode.InvalidRequest, "roundhouse/watchTask: the bridge is shutting down", null));
+    }
+    return watches.watch(task, after);
+  }
+
+  @Override
+  public CompletableFuture<JsonElement> unwatchTask(JsonElement params) {
+    long task = Params.of("roundhouse/unwatchTask", params).number("task", "a task id");
+    boolean was = watches.unwatch(task);
+    JsonObject result = new JsonObject();
+    result.addProperty("watching", false);
+    result.addProperty("task", task);
+    result.addProperty("was_watching", was);
+    return CompletableFuture.completedFuture(result);
+  }
+
+  @Override
+  public CompletableFuture<JsonElement> transcript(JsonElement params) {
+    Params read = Params.of("roundhouse/transcript", params);
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("task", read.number("task", "a task id"));
+    read.optionalNumber("generation", "a generation number").ifPresent(v -> input.put("generation", v));
+    read.optionalNumber("after", "the last sequence number of the previous page").ifPresent(v -> input.put("after", v));
+    read.optionalNumber("limit", "how many entries, 1 to 5000").ifPresent(v -> input.put("limit", v));
+    return operation("task_transcript", input);
+  }
+
+  @Override
+  public void cancelProgress(WorkDoneProgressCancelParams params) {
+    if (params == null || params.getToken() == null) {
+      return;
+    }
+    CompletableFuture<?> call = progressCalls.get(tokenKey(params.getToken()));
+    if (call != null) {
+      call.cancel(true);
+    }
+  }
+
+  private static String tokenKey(Either<String, Integer> token) {
+    return token.isLeft() ? "s:" + token.getLeft() : "i:" + token.getRight();
+  }
+
   private static JsonObject state(String state, long lastSeq, String reason) {
     JsonObject object = new JsonObject();
     object.addProperty("state", state);
@@ -352,18 +415,31 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
     return async(() -> Gsons.of(hub.callTree(name, input)));
   }
 
+  /**
+   * Runs {@code work} (a hub call) on a thread of its own. Cancelling the returned future interrupts that
+   * thread, which aborts the hub call's HTTP request.
+   */
   private CompletableFuture<JsonElement> async(Supplier<JsonElement> work) {
-    CompletableFuture<JsonElement> call = CompletableFuture.supplyAsync(
-        () -> {
-          try {
-            return work.get();
-          } catch (RoundhouseException e) {
-            throw new CompletionException(responseError(e));
-          }
-        },
-        executor);
+    CompletableFuture<JsonElement> call = new CompletableFuture<>();
+    Future<?> running =
+        executor.submit(
+            () -> {
+              try {
+                call.complete(work.get());
+              } catch (RoundhouseException e) {
+                call.completeExceptionally(call.isCancelled() ? e : responseError(e));
+              } catch (RuntimeException e) {
+                call.completeExceptionally(e);
+              }
+            });
     inFlight.add(call);
-    call.whenComplete((result, failure) -> inFlight.remove(call));
+    call.whenComplete(
+        (result, failure) -> {
+          inFlight.remove(call);
+          if (call.isCancelled()) {
+            running.cancel(true);
+          }
+        });
     return call;
   }
 
@@ -417,7 +493,8 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
                     }
                     WorkDoneProgressBegin begin = new WorkDoneProgressBegin();
                     begin.setTitle("Roundhouse: " + name);
-                    begin.setCancellable(false);
+                    begin.setCancellable(true);
+                    progressCalls.put(tokenKey(token), call);
                     target.notifyProgress(new ProgressParams(token, Either.forLeft(begin)));
                     begun.complete(token);
                   });
@@ -426,8 +503,9 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
         (result, failure) ->
             begun.thenAccept(
                 token -> {
+                  progressCalls.remove(tokenKey(token));
                   WorkDoneProgressEnd end = new WorkDoneProgressEnd();
-                  end.setMessage(failure == null ? "done" : "failed");
+                  end.setMessage(failure == null ? "done" : call.isCancelled() ? "cancelled" : "failed");
                   target.notifyProgress(new ProgressParams(token, Either.forLeft(end)));
                 }));
     return call;

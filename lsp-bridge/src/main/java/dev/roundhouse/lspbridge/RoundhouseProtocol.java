@@ -50,4 +50,20 @@ public interface RoundhouseProtocol {
   /** Ends the subscription; answers {@code {"subscribed": false}}. */
   @JsonRequest
   CompletableFuture<JsonElement> unsubscribe(JsonElement params);
+
+  /**
+   * {@code {task, after?}}: pushes the task's events as {@code roundhouse/taskEvent} (its current
+   * generation, or those after {@code after}, then live, text deltas included). Answers
+   * {@code {watching: true, task, after}} once the stream is open, before any of its events.
+   */
+  @JsonRequest
+  CompletableFuture<JsonElement> watchTask(JsonElement params);
+
+  /** {@code {task}}: stops watching the task; answers {@code {watching: false, task, was_watching}}. */
+  @JsonRequest
+  CompletableFuture<JsonElement> unwatchTask(JsonElement params);
+
+  /** {@code {task, generation?, after?, limit?}}: one page of a task's transcript ({@code task_transcript}). */
+  @JsonRequest
+  CompletableFuture<JsonElement> transcript(JsonElement params);
 }

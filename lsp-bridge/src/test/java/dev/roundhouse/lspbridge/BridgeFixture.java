@@ -35,6 +35,10 @@ final class BridgeFixture implements AutoCloseable {
   final CompletableFuture<Integer> exit;
 
   private BridgeFixture(TestHub hub, LspBridge.Settings settings) {
+    this(hub, new HubAddress(hub.server().url(), hub.hub().token()), settings);
+  }
+
+  private BridgeFixture(TestHub hub, HubAddress address, LspBridge.Settings settings) {
     this.hub = hub;
     try {
       Pipe toBridge = Pipe.open();
@@ -43,7 +47,6 @@ final class BridgeFixture implements AutoCloseable {
       this.rawIn = Channels.newInputStream(fromBridge.source());
       InputStream bridgeIn = Channels.newInputStream(toBridge.source());
       OutputStream bridgeOut = Channels.newOutputStream(fromBridge.sink());
-      HubAddress address = new HubAddress(hub.server().url(), hub.hub().token());
       this.exit = new CompletableFuture<>();
       Thread.ofVirtual().name("bridge-under-test").start(() -> {
         try {
@@ -65,6 +68,11 @@ final class BridgeFixture implements AutoCloseable {
 
   static BridgeFixture start(TestHub hub) {
     return new BridgeFixture(hub, FAST);
+  }
+
+  /** A bridge attached to whatever listens at {@code address} (a stand-in for the hub); {@link #hub} is null. */
+  static BridgeFixture startAt(HubAddress address) {
+    return new BridgeFixture(null, address, FAST);
   }
 
   /** A connected LSP4J client (not yet initialized). */

@@ -18,6 +18,8 @@ final class RecordingClient implements RoundhouseClient {
   final List<JsonObject> decisions = new CopyOnWriteArrayList<>();
   final List<JsonObject> closedDecisions = new CopyOnWriteArrayList<>();
   final List<JsonObject> connections = new CopyOnWriteArrayList<>();
+  final List<JsonObject> taskEvents = new CopyOnWriteArrayList<>();
+  final List<JsonObject> taskConnections = new CopyOnWriteArrayList<>();
   final List<ShowMessageRequestParams> prompts = new CopyOnWriteArrayList<>();
   final List<MessageParams> messages = new CopyOnWriteArrayList<>();
   final List<ProgressParams> progress = new CopyOnWriteArrayList<>();
@@ -42,6 +44,16 @@ final class RecordingClient implements RoundhouseClient {
   @Override
   public void connection(JsonObject state) {
     connections.add(state);
+  }
+
+  @Override
+  public void taskEvent(JsonObject event) {
+    taskEvents.add(event);
+  }
+
+  @Override
+  public void taskConnection(JsonObject state) {
+    taskConnections.add(state);
   }
 
   @Override

@@ -1,0 +1,259 @@
+// A task's transcript as items a view renders, built from hub events in seq order. Events are applied
+// once each (by seq), so a replay after a reconnect never duplicates a line; transient text deltas build
+// provisional assistant text that the stored turn.message replaces.
+
+import { HubEvent } from "../protocol/types";
+
+interface ItemBase {
+  /** Stable across updates: the view keys its elements by it. */
+  readonly key: string;
+  /** The seq of the event that created the item (0 for provisional text). */
+  readonly seq: number;
+}
+
+export interface UserItem extends ItemBase { readonly kind: "user"; readonly text: string; readonly actor: string }
+export interface AssistantItem extends ItemBase { readonly kind: "assistant"; text: string; provisional: boolean }
+export interface ToolItem extends ItemBase {
+  readonly kind: "tool";
+  readonly callId: string;
+  readonly tool: string;
+  readonly input: string;
+  output: string;
+  result: string | undefined;
+  isError: boolean;
+  done: boolean;
+}
+export interface DecisionItem extends ItemBase {
+  readonly kind: "decision";
+  readonly decision: number;
+  readonly decisionKind: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly options: readonly string[];
+  status: "pending" | "answered" | "expired";
+  answer: string | undefined;
+}
+export interface MarkerItem extends ItemBase { readonly kind: "marker"; readonly text: string; readonly tone: "info" | "error" | "ok" }
+
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | DecisionItem | MarkerItem;
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : value === undefined || value === null ? "" : JSON.stringify(value);
+}
+
+function num(value: unknown): number {
+  return typeof value === "number" ? value : Number(value ?? 0);
+}
+
+/** Transcript state for one task. Not tied to any view; listeners learn which items changed. */
+export class TranscriptModel {
+  private readonly list: TranscriptItem[] = [];
+  private readonly tools = new Map<string, ToolItem>();
+  private readonly decisions = new Map<number, DecisionItem>();
+  private readonly provisional = new Map<number, AssistantItem>(); // by turn
+  private lastStored = 0;
+  private changed = new Set<string>();
+  private appended = false;
+
+  constructor(readonly task: number) {}
+
+  /** The seq of the last stored event applied: where to resume after a reconnect. */
+  get lastSeq(): number {
+    return this.lastStored;
+  }
+
+  get items(): readonly TranscriptItem[] {
+    return this.list;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Moves the resume point forward without events (a page that ended on events this model ignores). */
+  advanceTo(seq: number): void {
+    this.lastStored = Math.max(this.lastStored, seq);
+  }
+
+  /** Items [start, end) of the list: what a view renders. */
+  window(start: number, end: number): readonly TranscriptItem[] {
+    return this.list.slice(Math.max(0, start), Math.min(this.list.length, end));
+  }
+
+  /** Keys changed since the last call, and whether items were appended; resets both. */
+  takeChanges(): { readonly keys: ReadonlySet<string>; readonly appended: boolean } {
+    const result = { keys: this.changed, appended: this.appended };
+    this.changed = new Set();
+    this.appended = false;
+    return result;
+  }
+
+  indexOf(key: string): number {
+    return this.list.findIndex((item) => item.key === key);
+  }
+
+  /** Applies one event; answers whether it changed anything (false for a repeat or another task's). */
+  apply(event: HubEvent): boolean {
+    if (event.task_id !== undefined && event.task_id !== this.task) {
+      return false;
+    }
+    if (event.seq === 0) {
+      return event.type === "turn.text_delta" ? this.delta(event) : false;
+    }
+    if (event.seq <= this.lastStored) {
+      return false; // seen already (a replay overlapping what we have)
+    }
+    this.lastStored = event.seq;
+    return this.stored(event);
+  }
+
+  applyAll(events: readonly HubEvent[]): number {
+    let changed = 0;
+    for (const event of events) {
+      if (this.apply(event)) {
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  private push(item: TranscriptItem): void {
+    this.list.push(item);
+    this.changed.add(item.key);
+    this.appended = true;
+  }
+
+  private touch(item: TranscriptItem): void {
+    this.changed.add(item.key);
+  }
+
+  private delta(event: HubEvent): boolean {
+    const turn = num(event.data.turn);
+    const piece = text(event.data.text);
+    const open = this.provisional.get(turn);
+    if (open) {
+      open.text += piece;
+      this.touch(open);
+    } else {
+      const item: AssistantItem = { kind: "assistant", key: `draft-${turn}-${this.list.length}`, seq: 0, text: piece, provisional: true };
+      this.provisional.set(turn, item);
+      this.push(item);
+    }
+    return true;
+  }
+
+  private stored(event: HubEvent): boolean {
+    const data = event.data;
+    const key = `e${event.seq}`;
+    switch (event.type) {
+      case "turn.started":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Turn ${num(data.turn)} started${data.driver ? ` (${text(data.driver)})` : ""}`, tone: "info" });
+        return true;
+      case "turn.user_message":
+        this.push({ kind: "user", key, seq: event.seq, text: text(data.text), actor: event.actor });
+        return true;
+      case "turn.queued":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Queued (position ${num(data.position)}): ${text(data.text)}`, tone: "info" });
+        return true;
+      case "turn.message": {
+        const turn = num(data.turn);
+        const draft = this.provisional.get(turn);
+        this.provisional.delete(turn);
+        if (draft) {
+          draft.text = text(data.text);
+          draft.provisional = false;
+          this.touch(draft);
+        } else {
+          this.push({ kind: "assistant", key, seq: event.seq, text: text(data.text), provisional: false });
+        }
+        return true;
+      }
+      case "turn.tool_call": {
+        const item: ToolItem = {
+          kind: "tool", key, seq: event.seq, callId: text(data.call_id), tool: text(data.tool), input: text(data.input),
+          output: "", result: undefined, isError: false, done: false,
+        };
+        this.tools.set(item.callId, item);
+        this.push(item);
+        return true;
+      }
+      case "turn.tool_output": {
+        const tool = this.tools.get(text(data.call_id));
+        if (!tool) {
+          return false;
+        }
+        tool.output += text(data.text);
+        this.touch(tool);
+        return true;
+      }
+      case "turn.tool_result": {
+        const tool = this.tools.get(text(data.call_id));
+        if (!tool) {
+          return false;
+        }
+        tool.result = text(data.output);
+        tool.isError = data.is_error === true;
+        tool.done = true;
+        this.touch(tool);
+        return true;
+      }
+      case "turn.permission_requested":
+        return this.openDecision(key, event.seq, {
+          id: num(data.decision), kind: "permission", title: `Allow ${text(data.tool)}?`,
+          message: text(data.description || data.command), options: ["allow_once", "allow_always", "deny"],
+        });
+      case "decision.opened": {
+        const d = (data.decision ?? {}) as Record<string, unknown>;
+        const options = Array.isArray(d.options) ? d.options.map(text) : [];
+        return this.openDecision(key, event.seq, { id: num(d.id), kind: text(d.kind), title: text(d.title), message: text(d.message), options });
+      }
+      case "decision.answered":
+      case "decision.expired": {
+        const d = (data.decision ?? {}) as Record<string, unknown>;
+        return this.closeDecision(num(d.id), event.type === "decision.answered" ? "answered" : "expired", d.answer === undefined || d.answer === null ? undefined : text(d.answer));
+      }
+      case "turn.permission_denied":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Denied ${text(data.tool)}: ${text(data.reason)}`, tone: "error" });
+        return true;
+      case "turn.error":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Error: ${text(data.message)}`, tone: "error" });
+        return true;
+      case "turn.ended": {
+        this.provisional.delete(num(data.turn));
+        const status = text(data.status);
+        const reason = data.reason ? `: ${text(data.reason)}` : "";
+        this.push({ kind: "marker", key, seq: event.seq, text: `Turn ${num(data.turn)} ${status}${reason}`, tone: status === "completed" ? "ok" : status === "failed" ? "error" : "info" });
+        return true;
+      }
+      case "task.cleared":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Context cleared: generation ${num(data.generation)} starts`, tone: "info" });
+        return true;
+      default:
+        return false; // task.*, turn.usage, turn.session, … are not transcript lines
+    }
+  }
+
+  private openDecision(key: string, seq: number, d: { id: number; kind: string; title: string; message: string; options: readonly string[] }): boolean {
+    if (this.decisions.has(d.id)) {
+      return false; // a permission arrives as turn.permission_requested and decision.opened: one line
+    }
+    const item: DecisionItem = {
+      kind: "decision", key, seq, decision: d.id, decisionKind: d.kind, title: d.title, detail: d.message,
+      options: d.options, status: "pending", answer: undefined,
+    };
+    this.decisions.set(d.id, item);
+    this.push(item);
+    return true;
+  }
+
+  private closeDecision(id: number, status: "answered" | "expired", answer: string | undefined): boolean {
+    const item = this.decisions.get(id);
+    if (!item) {
+      return false;
+    }
+    item.status = status;
+    item.answer = answer;
+    this.touch(item);
+    return true;
+  }
+}

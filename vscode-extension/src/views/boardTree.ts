@@ -1,0 +1,35 @@
+import * as vscode from "vscode";
+import { BoardModel, BoardNode } from "../model/board";
+
+/** The board view: projects, then tasks grouped by status. Clicking a task opens its transcript. */
+export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
+  private readonly changed = new vscode.EventEmitter<BoardNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly model: BoardModel) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: BoardNode): BoardNode[] {
+    return [...this.model.children(node)];
+  }
+
+  getTreeItem(node: BoardNode): vscode.TreeItem {
+    const view = this.model.view(node);
+    const state = !view.expandable
+      ? vscode.TreeItemCollapsibleState.None
+      : view.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const item = new vscode.TreeItem(view.label, state);
+    item.id = view.id;
+    item.description = view.description;
+    item.tooltip = view.tooltip;
+    item.contextValue = view.contextValue;
+    item.iconPath = new vscode.ThemeIcon(view.icon);
+    if (node.kind === "task") {
+      item.command = { command: "roundhouse.openTranscript", title: "Open Transcript", arguments: [node] };
+    }
+    return item;
+  }
+}
