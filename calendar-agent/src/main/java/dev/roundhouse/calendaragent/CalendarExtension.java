@@ -29,6 +29,7 @@ import dev.roundhouse.hub.ext.HubExtension;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,18 +56,33 @@ public final class CalendarExtension implements HubExtension {
   static final List<String> OPTIONS = List.of("approve", "reject");
 
   private final CalendarStore store;
+  private final AtomicReference<HttpClient> http = new AtomicReference<>();
   private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
   private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
   private final CalendarQueries queries;
 
   public CalendarExtension(List<CalendarSource> calendars) {
-    this.store = new CalendarStore(calendars);
+    this.store = new CalendarStore(calendars, () -> http.updateAndGet(existing -> existing != null ? existing
+        : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build()));
     this.queries = new CalendarQueries(store, clock::get);
   }
 
   @Override
   public String name() {
     return "calendar";
+  }
+
+  @Override
+  public void close() {
+    HttpClient client = http.getAndSet(null);
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** The store, for tests in this package. */
+  CalendarStore store() {
+    return store;
   }
 
   /** The UID of the event a create proposal adds: derived from its decision, so a retry cannot duplicate it. */
@@ -218,8 +234,8 @@ public final class CalendarExtension implements HubExtension {
   }
 
   private Staged open(DecisionDesk desk, Actor actor, NewEvent event) {
-    List<Occurrence> duplicates = Expansion.expand(event.calendar().id(), store.read(event.calendar().id()).calendar(),
-            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES)
+    List<Occurrence> duplicates = store.read(event.calendar().id()).expand(event.calendar().id(),
+            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES, null)
         .occurrences().stream()
         .filter(o -> o.title().strip().equalsIgnoreCase(event.title().text())
             && Instant.parse(o.start()).equals(event.startInstant()) && Instant.parse(o.end()).equals(event.endInstant()))
@@ -253,14 +269,15 @@ public final class CalendarExtension implements HubExtension {
   }
 
   /** The current blocks of one event, for a change staged against them. */
-  private record Current(CalendarSource calendar, String before, List<List<String>> blocks, List<String> master, boolean recurring) {}
+  private record Current(CalendarSource calendar, String before, String etag, List<List<String>> blocks, List<String> master, boolean recurring) {}
 
   private Current current(String calendarId, String uid) {
     CalendarSource calendar = store.writable(calendarId);
     if (uid == null || uid.isBlank()) {
       throw new RoundhouseException.InvalidInput("uid is required");
     }
-    List<String> blocks = CalendarStore.eventBlocks(store.read(calendar.id()).text(), uid);
+    Snapshot snapshot = store.read(calendar.id());
+    List<String> blocks = CalendarStore.eventBlocks(snapshot.text(), uid);
     if (blocks.isEmpty()) {
       throw new RoundhouseException.NotFound("no event '" + uid + "' in calendar '" + calendar.id() + "'");
     }
@@ -268,7 +285,8 @@ public final class CalendarExtension implements HubExtension {
     List<String> master = logical.stream().filter(b -> !IcsEdit.isOverride(b)).findFirst()
         .orElseThrow(() -> new RoundhouseException.Conflict("event '" + uid + "' has overrides but no series; edit it in a calendar app"));
     boolean recurring = IcsEdit.property(master, "RRULE").isPresent() || IcsEdit.property(master, "RDATE").isPresent();
-    return new Current(calendar, String.join("", blocks), logical, master, recurring);
+    Snapshot.Located located = snapshot.located(uid);
+    return new Current(calendar, String.join("", blocks), located == null ? null : located.etag(), logical, master, recurring);
   }
 
   private static String scope(String scope, boolean recurring, String operation) {
@@ -364,6 +382,9 @@ public final class CalendarExtension implements HubExtension {
       before.set("occurrence", Json.tree(occurrence));
     }
     before.put("ics", current.before());
+    if (current.etag() != null) {
+      before.put("etag", current.etag());
+    }
     ObjectNode afterNode = request.putObject("after");
     afterNode.put("ics", afterIcs);
     request.set("zones", Json.tree(zones.stream().map(ZoneId::getId).distinct().toList()));
@@ -444,6 +465,9 @@ public final class CalendarExtension implements HubExtension {
     IcsEdit.property(current.master(), "RRULE").ifPresent(rule -> before.put("rrule", IcsEdit.value(rule)));
     before.put("overrides", current.blocks().size() - 1);
     before.put("ics", current.before());
+    if (current.etag() != null) {
+      before.put("etag", current.etag());
+    }
     String decisionTitle;
     if (scope.equals("all")) {
       request.putNull("after");
@@ -502,15 +526,19 @@ public final class CalendarExtension implements HubExtension {
   }
 
   private void commitCreate(Decision decision) {
-    var request = decision.request();
-    String calendar = request.path("calendar").asText();
-    var after = request.path("after");
+    String calendar = decision.request().path("calendar").asText();
     String uid = uidFor(decision.id());
+    store.apply(calendar, List.of(new EventChange(calendar, uid, "", null, createdEvent(decision), decision.id())));
+  }
+
+  /** The VEVENT a create proposal adds: a function of the decision alone, so a retry writes the same bytes. */
+  static String createdEvent(Decision decision) {
+    var after = decision.request().path("after");
     ZoneId zone = ZoneId.of(after.path("zone").asText());
     boolean allDay = after.path("all_day").asBoolean();
     StringBuilder event = new StringBuilder();
     line(event, "BEGIN:VEVENT");
-    line(event, IcsText.textLine("UID", uid));
+    line(event, IcsText.textLine("UID", uidFor(decision.id())));
     line(event, "DTSTAMP:" + IcsText.utc(decision.createdAt()));
     if (allDay) {
       line(event, IcsText.dateLine("DTSTART", LocalDate.parse(after.path("start_local").asText())));
@@ -525,9 +553,7 @@ public final class CalendarExtension implements HubExtension {
     Optional.ofNullable(after.get("description")).ifPresent(v -> line(event, IcsText.textLine("DESCRIPTION", v.asText())));
     line(event, "X-ROUNDHOUSE-DECISION:" + decision.id());
     line(event, "END:VEVENT");
-    store.update(calendar, text -> CalendarStore.eventBlocks(text, uid).isEmpty()
-        ? IcsText.withEvent(text, event.toString(), allDay ? null : zone)
-        : text);
+    return event.toString();
   }
 
   /**
@@ -537,22 +563,13 @@ public final class CalendarExtension implements HubExtension {
   private void commitReplace(Decision decision) {
     var request = decision.request();
     String calendar = request.path("calendar").asText();
-    String uid = request.path("uid").asText();
-    String expected = request.path("before").path("ics").asText();
-    String after = request.path("after").path("ics").asText("");
-    List<ZoneId> zones = new ArrayList<>();
-    request.path("zones").forEach(zone -> zones.add(ZoneId.of(zone.asText())));
-    store.update(calendar, text -> {
-      String now = String.join("", CalendarStore.eventBlocks(text, uid));
-      if (now.equals(after)) {
-        return text; // a retry: already committed
-      }
-      if (!now.equals(expected)) {
-        throw new RoundhouseException.Conflict("event '" + uid + "' in calendar '" + calendar
-            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the change again");
-      }
-      return IcsText.withEventReplaced(text, uid, after, zones);
-    });
+    List<EventChange> changes = new ArrayList<>();
+    changes.add(new EventChange(calendar, request.path("uid").asText(), request.path("before").path("ics").asText(),
+        request.path("before").path("etag").textValue(), request.path("after").path("ics").asText(""), decision.id()));
+    // a split ("this and following") also creates the following part as a new series
+    request.path("also").forEach(extra -> changes.add(new EventChange(calendar, extra.path("uid").asText(),
+        extra.path("before").asText(""), null, extra.path("after").asText(""), decision.id())));
+    store.apply(calendar, changes);
   }
 
   private static void line(StringBuilder out, String line) {
