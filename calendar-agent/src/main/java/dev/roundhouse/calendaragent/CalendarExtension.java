@@ -1,5 +1,6 @@
 package dev.roundhouse.calendaragent;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.calendaragent.CalendarOps.Audit;
 import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
@@ -120,11 +121,12 @@ public final class CalendarExtension implements HubExtension {
         "Propose several new events at once (all validated first); each becomes its own decision.",
         StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
     register(ops, Operation.of("calendar_stage_update",
-        "Propose changing an event; a recurring one needs scope 'this' (with recurrence_id) or 'all'."
-            + " Nothing changes until a person approves.",
+        "Propose changing an event; a recurring one needs scope 'this' (one occurrence, by recurrence_id), 'following'"
+            + " (this and following, from recurrence_id) or 'all' (start moves the whole series). Nothing changes until a person approves.",
         StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageUpdate(desk, actor, in)));
     register(ops, Operation.of("calendar_stage_delete",
-        "Propose deleting an event: scope 'all' (default, the whole series) or 'this' (one occurrence, by recurrence_id)."
+        "Propose deleting an event: scope 'all' (default, the whole series), 'this' (one occurrence, by recurrence_id)"
+            + " or 'following' (this and following, from recurrence_id)."
             + " Nothing is removed until a person approves.",
         StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
     register(ops, Operation.of("calendar_audit",
@@ -289,20 +291,55 @@ public final class CalendarExtension implements HubExtension {
     return new Current(calendar, String.join("", blocks), located == null ? null : located.etag(), logical, master, recurring);
   }
 
+  static final String FOLLOWING = "following";
+
   private static String scope(String scope, boolean recurring, String operation) {
     if (scope == null) {
       if (recurring && operation.equals("update")) {
-        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id) or 'all'");
+        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id),"
+            + " 'following' (this and following, with recurrence_id) or 'all'");
       }
       return "all";
     }
-    if (!scope.equals("this") && !scope.equals("all")) {
-      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this' or 'all' ('this and following' is not supported yet)");
+    String normal = scope.strip().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    if (normal.equals("this and following")) {
+      normal = FOLLOWING;
     }
-    if (scope.equals("this") && !recurring) {
-      throw new RoundhouseException.InvalidInput("scope 'this' is for recurring events; this one does not recur");
+    if (!normal.equals("this") && !normal.equals("all") && !normal.equals(FOLLOWING)) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this', 'following' (this and following) or 'all'");
     }
-    return scope;
+    if (!normal.equals("all") && !recurring) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is for recurring events; this one does not recur");
+    }
+    return normal;
+  }
+
+  /** The series' blocks with the given fields set; overrides that showed the series' old value follow it. */
+  private static List<List<String>> retitled(List<List<String>> blocks, List<String> master, Titles.Title title, String location, String description) {
+    List<List<String>> out = new ArrayList<>();
+    for (List<String> block : blocks) {
+      List<String> edited = fields(block, master, block == master, title, location, description);
+      out.add(edited.equals(block) ? block : edited);
+    }
+    return out;
+  }
+
+  /** The series moved in time (scope all, or the part split off): the occurrence at {@code reference} goes to start/end. */
+  private static List<List<String>> movedSeries(List<List<String>> blocks, List<String> master, Instant reference,
+      StageUpdate in, ZoneId calendarZone, List<ZoneId> zones) {
+    boolean allDay = IcsEdit.value(IcsEdit.property(master, "DTSTART").orElseThrow()).strip().length() == 8;
+    if (in.start() == null) {
+      throw new RoundhouseException.InvalidInput("moving a series needs start (the new start of the occurrence "
+          + (in.recurrenceId() == null ? "that opens the series" : in.recurrenceId()) + "); end alone is not enough");
+    }
+    ZonedDateTime start = allDay ? null : Times.parse("start", in.start());
+    ZonedDateTime end = allDay || in.end() == null ? null : Times.parse("end", in.end());
+    LocalDate startDate = allDay ? Times.parseDate("start", in.start()) : null;
+    LocalDate endDate = allDay && in.end() != null ? Times.parseDate("end", in.end()) : null;
+    if (start != null) {
+      zones.add(start.getZone());
+    }
+    return SeriesEdit.shift(blocks, master, reference, start, end, startDate, endDate, calendarZone);
   }
 
   private Staged stageUpdate(DecisionDesk desk, Actor actor, StageUpdate in) {
@@ -313,11 +350,40 @@ public final class CalendarExtension implements HubExtension {
     List<ZoneId> zones = new ArrayList<>();
     List<List<String>> after = new ArrayList<>(current.blocks());
     Occurrence occurrence = null;
-    if (scope.equals("all")) {
-      boolean moves = in.start() != null || in.end() != null;
-      if (moves && current.recurring()) {
-        throw new RoundhouseException.InvalidInput("moving a whole series is not supported yet: move single occurrences (scope 'this')");
+    ArrayNode also = Json.mapper().createArrayNode();
+    boolean moves = in.start() != null || in.end() != null;
+    Instant masterStart = IcsEdit.instant(IcsEdit.property(current.master(), "DTSTART").orElseThrow(), calendarZone);
+    if (!scope.equals("this") && in.recurrenceId() != null && current.recurring()) {
+      occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      if (scope.equals(FOLLOWING) && Instant.parse(occurrence.recurrenceId()).equals(masterStart)) {
+        scope = "all"; // this and following from the first occurrence is the whole series
       }
+    }
+    if (scope.equals(FOLLOWING)) {
+      if (occurrence == null) {
+        throw new RoundhouseException.InvalidInput("scope 'following' needs recurrence_id: the original start of the first occurrence to change");
+      }
+      SeriesEdit.Split split = SeriesEdit.split(after, current.master(), Instant.parse(occurrence.recurrenceId()), calendarZone);
+      after = new ArrayList<>(split.before());
+      List<List<String>> following = split.following();
+      following = retitled(following, following.getFirst(), title, in.location(), in.description());
+      if (moves) {
+        following = movedSeries(following, following.getFirst(), Instant.parse(occurrence.recurrenceId()), in, calendarZone, zones);
+      }
+      ObjectNode part = also.addObject();
+      part.put("uid", split.newUid());
+      part.put("before", "");
+      part.put("after", following.stream().map(IcsEdit::fold).reduce("", String::concat));
+    } else if (scope.equals("all") && current.recurring()) {
+      int masterIndex = after.indexOf(current.master());
+      after = retitled(after, current.master(), title, in.location(), in.description());
+      if (moves) {
+        Instant reference = occurrence != null ? Instant.parse(occurrence.recurrenceId()) : masterStart;
+        after = movedSeries(after, after.get(masterIndex), reference, in, calendarZone, zones);
+      } else {
+        after.replaceAll(block -> current.blocks().contains(block) ? block : IcsEdit.bumpSequence(block));
+      }
+    } else if (scope.equals("all")) {
       for (int i = 0; i < after.size(); i++) {
         List<String> block = after.get(i);
         boolean isMaster = block == current.master();
@@ -335,7 +401,7 @@ public final class CalendarExtension implements HubExtension {
       }
       occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
       Instant original = Instant.parse(occurrence.recurrenceId());
-      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      String masterStartLine = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
       int index = -1;
       for (int i = 0; i < after.size(); i++) {
         Optional<String> rid = IcsEdit.property(after.get(i), "RECURRENCE-ID");
@@ -354,9 +420,9 @@ public final class CalendarExtension implements HubExtension {
             block.add(line);
           }
         }
-        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStart, original, calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStart, Instant.parse(occurrence.start()), calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStart, Instant.parse(occurrence.end()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStartLine, original, calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStartLine, Instant.parse(occurrence.start()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStartLine, Instant.parse(occurrence.end()), calendarZone));
       }
       List<String> edited = fields(block, block, false, title, in.location(), in.description());
       edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
@@ -388,9 +454,13 @@ public final class CalendarExtension implements HubExtension {
     ObjectNode afterNode = request.putObject("after");
     afterNode.put("ics", afterIcs);
     request.set("zones", Json.tree(zones.stream().map(ZoneId::getId).distinct().toList()));
+    if (!also.isEmpty()) {
+      request.set("also", also);
+    }
     String shown = title != null ? title.text() : Expansion.text(current.master());
     Decision decision = desk.open(actor, KIND, null, actor.taskId(),
-        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")" : current.recurring() ? " (whole series)" : "")
+        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")"
+            : scope.equals(FOLLOWING) ? " (from " + occurrence.startLocal() + " on)" : current.recurring() ? " (whole series)" : "")
             + " in " + current.calendar().id(),
         request, OPTIONS);
     return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
@@ -469,6 +539,24 @@ public final class CalendarExtension implements HubExtension {
       before.put("etag", current.etag());
     }
     String decisionTitle;
+    if (scope.equals(FOLLOWING)) {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'following' needs recurrence_id: the original start of the first occurrence to delete");
+      }
+      Occurrence occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant cut = Instant.parse(occurrence.recurrenceId());
+      if (cut.equals(IcsEdit.instant(IcsEdit.property(current.master(), "DTSTART").orElseThrow(), current.calendar().zone()))) {
+        scope = "all"; // from the first occurrence on is the whole series
+        request.put("scope", scope);
+      } else {
+        before.set("occurrence", Json.tree(occurrence));
+        SeriesEdit.Split split = SeriesEdit.split(current.blocks(), current.master(), cut, current.calendar().zone());
+        request.putObject("after").put("ics", split.before().stream().map(IcsEdit::fold).reduce("", String::concat));
+        decisionTitle = "Delete \"" + title + "\" from " + occurrence.startLocal() + " on, in " + current.calendar().id();
+        Decision decision = desk.open(actor, KIND, null, actor.taskId(), decisionTitle, request, OPTIONS);
+        return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
+      }
+    }
     if (scope.equals("all")) {
       request.putNull("after");
       decisionTitle = "Delete \"" + title + "\"" + (current.recurring() ? " (whole series)" : "") + " from " + current.calendar().id();

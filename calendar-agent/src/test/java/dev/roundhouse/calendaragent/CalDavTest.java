@@ -147,6 +147,22 @@ class CalDavTest {
   }
 
   @Test
+  void thisAndFollowingOnTheServerTruncatesOneObjectAndCreatesAnother() {
+    seed("weekly.ics", WEEKLY);
+    approve(invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "following",
+        "recurrence_id", "2026-03-23T09:00[Europe/Berlin]", "start", "2026-03-23T10:00[Europe/Berlin]").get("decision").asLong());
+    List<String> objects = radicale.objects(team);
+    assertThat(objects).hasSize(2);
+    assertThat(objects).anyMatch(o -> o.contains("UID:weekly") && o.contains("UNTIL=20260323T075959Z"));
+    assertThat(objects).anyMatch(o -> o.contains("UID:roundhouse-split-") && o.contains("COUNT=3")
+        && o.contains("DTSTART;TZID=Europe/Berlin:20260323T100000") && o.contains("BEGIN:VTIMEZONE"));
+    // Berlin moves to summer time on Mar 29: 10:00 CEST is 08:00Z
+    assertThat(titles("2026-03-01T00:00[Europe/Berlin]", "2026-04-10T00:00[Europe/Berlin]")).containsExactly(
+        "2026-03-02T09:00 Work - Team - Weekly", "2026-03-09T09:00 Work - Team - Weekly", "2026-03-16T09:00 Work - Team - Weekly",
+        "2026-03-23T10:00 Work - Team - Weekly", "2026-03-30T10:00 Work - Team - Weekly", "2026-04-06T10:00 Work - Team - Weekly");
+  }
+
+  @Test
   void aRetriedApprovalCreatesExactlyOneEvent() {
     long decision = invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();

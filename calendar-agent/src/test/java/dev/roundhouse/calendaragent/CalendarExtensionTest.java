@@ -433,8 +433,8 @@ class CalendarExtensionTest {
     assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "title", "Work - Team - Daily"))
         .hasMessageContaining("say scope 'this'");
     assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
-            "start", "2026-03-02T10:00[America/New_York]"))
-        .hasMessageContaining("moving a whole series is not supported yet");
+            "end", "2026-03-02T10:00[America/New_York]"))
+        .hasMessageContaining("end alone is not enough");
     long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
     answer(id, "approve");
     assertThat(standupStarts()).containsExactly(
