@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.calendaragent.CalendarOps.Audit;
 import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
+import dev.roundhouse.calendaragent.CalendarOps.Browse;
+import dev.roundhouse.calendaragent.CalendarOps.BrowseInput;
 import dev.roundhouse.calendaragent.CalendarOps.Busy;
+import dev.roundhouse.calendaragent.browse.WebBrowser;
 import dev.roundhouse.calendaragent.CalendarOps.Calendars;
 import dev.roundhouse.calendaragent.CalendarOps.EventDetail;
 import dev.roundhouse.calendaragent.CalendarOps.EventInput;
@@ -61,8 +64,18 @@ public final class CalendarExtension implements HubExtension {
   private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
   private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
   private final CalendarQueries queries;
+  private final AtomicReference<WebBrowser> browser = new AtomicReference<>();
 
   public CalendarExtension(List<CalendarSource> calendars) {
+    this(calendars, null);
+  }
+
+  /**
+   * With a given browser for {@code calendar_browse} (tests route a public-looking name to a local server
+   * through {@link dev.roundhouse.calendaragent.browse.Connector#routedForTests}); null: the real one.
+   */
+  public CalendarExtension(List<CalendarSource> calendars, WebBrowser browser) {
+    this.browser.set(browser);
     this.store = new CalendarStore(calendars, () -> http.updateAndGet(existing -> existing != null ? existing
         : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build()));
     this.queries = new CalendarQueries(store, clock::get);
@@ -95,6 +108,7 @@ public final class CalendarExtension implements HubExtension {
   public void start(ExtensionContext context) {
     clock.set(context.config().clock());
     audit.set(new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, context.config().clock()));
+    browser.compareAndSet(null, WebBrowser.create(context.config().clock()));
     DecisionDesk desk = context.decisions();
     var ops = context.operations();
     register(ops, Operation.of("calendar_list",
@@ -129,6 +143,10 @@ public final class CalendarExtension implements HubExtension {
             + " or 'following' (this and following, from recurrence_id)."
             + " Nothing is removed until a person approves.",
         StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
+    register(ops, Operation.of("calendar_browse",
+        "Fetch one public web page or iCalendar file (http/https; private and local addresses are refused): HTML as clean"
+            + " text (at most 100,000 characters), an .ics as events you can stage. Stage nothing without the user asking.",
+        BrowseInput.class, Browse.class, OperationAnnotations.READ, (actor, in) -> browse(in)));
     register(ops, Operation.of("calendar_audit",
         "The calendar agent's audit trail, newest first: every query, stage, approval and rejection (operation, actor, time, summary).",
         AuditInput.class, Audit.class, OperationAnnotations.READ,
@@ -165,8 +183,30 @@ public final class CalendarExtension implements HubExtension {
       case Staged staged -> "decision " + staged.decision() + ": " + staged.title() + (staged.duplicates().isEmpty() ? "" : " (possible duplicate)");
       case StagedBatch batch -> "decisions " + batch.proposals().stream().map(p -> String.valueOf(p.decision())).toList();
       case FreeBusy busy -> input + " -> " + busy.busy().size() + " busy intervals";
+      case Browse page -> input + " -> " + page.status() + " " + page.kind() + " from " + page.url()
+          + (page.redirects().isEmpty() ? "" : " after " + page.redirects().size() + " redirects")
+          + (page.events() == null ? ", " + page.text().length() + " characters" : ", " + page.events().size() + " events");
       default -> input;
     };
+  }
+
+  // ---- browse
+
+  private Browse browse(BrowseInput in) {
+    if (in.url() == null || in.url().isBlank()) {
+      throw new RoundhouseException.InvalidInput("url is required");
+    }
+    WebBrowser.Page page = browser.get().browse(in.url());
+    if (page.kind().equals("calendar")) {
+      ZoneId zone = store.sources().stream().filter(CalendarSource::writable).map(CalendarSource::zone).findFirst().orElse(Times.UTC);
+      IcsImport.Result events = IcsImport.read(page.text(), zone);
+      String note = page.truncated() ? "the file was cut at " + WebBrowser.MAX_BYTES + " bytes; events may be missing" : null;
+      note = events.note() == null ? note : note == null ? events.note() : note + "; " + events.note();
+      return new Browse(page.url(), page.redirects(), page.status(), page.kind(), page.title(), null, page.truncated(),
+          events.events(), note);
+    }
+    return new Browse(page.url(), page.redirects(), page.status(), page.kind(), page.title(), page.text(), page.truncated(), null,
+        page.truncated() ? "truncated" : null);
   }
 
   // ---- queries

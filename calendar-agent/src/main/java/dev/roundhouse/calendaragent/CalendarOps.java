@@ -82,6 +82,15 @@ final class CalendarOps {
 
   record StagedBatch(List<Staged> proposals) {}
 
+  record BrowseInput(@JsonProperty(required = true) String url) {}
+
+  /**
+   * A fetched page: {@code kind} html (clean text), text, or calendar (then {@code events} lists what it
+   * holds, to stage with calendar_stage_create after giving each a 'Category - SubCategory - Title').
+   */
+  record Browse(String url, List<String> redirects, int status, String kind, String title, String text, boolean truncated,
+      List<IcsImport.Found> events, String note) {}
+
   record AuditInput(Integer limit) {}
 
   record Audit(List<CalendarAudit.Entry> entries) {}
