@@ -1,9 +1,13 @@
 package dev.roundhouse.calendaragent;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.calendaragent.CalendarOps.Audit;
 import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
+import dev.roundhouse.calendaragent.CalendarOps.Browse;
+import dev.roundhouse.calendaragent.CalendarOps.BrowseInput;
 import dev.roundhouse.calendaragent.CalendarOps.Busy;
+import dev.roundhouse.calendaragent.browse.WebBrowser;
 import dev.roundhouse.calendaragent.CalendarOps.Calendars;
 import dev.roundhouse.calendaragent.CalendarOps.EventDetail;
 import dev.roundhouse.calendaragent.CalendarOps.EventInput;
@@ -29,6 +33,7 @@ import dev.roundhouse.hub.ext.HubExtension;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,18 +60,43 @@ public final class CalendarExtension implements HubExtension {
   static final List<String> OPTIONS = List.of("approve", "reject");
 
   private final CalendarStore store;
+  private final AtomicReference<HttpClient> http = new AtomicReference<>();
   private final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
   private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
   private final CalendarQueries queries;
+  private final AtomicReference<WebBrowser> browser = new AtomicReference<>();
 
   public CalendarExtension(List<CalendarSource> calendars) {
-    this.store = new CalendarStore(calendars);
+    this(calendars, null);
+  }
+
+  /**
+   * With a given browser for {@code calendar_browse} (tests route a public-looking name to a local server
+   * through {@link dev.roundhouse.calendaragent.browse.Connector#routedForTests}); null: the real one.
+   */
+  public CalendarExtension(List<CalendarSource> calendars, WebBrowser browser) {
+    this.browser.set(browser);
+    this.store = new CalendarStore(calendars, () -> http.updateAndGet(existing -> existing != null ? existing
+        : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build()));
     this.queries = new CalendarQueries(store, clock::get);
   }
 
   @Override
   public String name() {
     return "calendar";
+  }
+
+  @Override
+  public void close() {
+    HttpClient client = http.getAndSet(null);
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** The store, for tests in this package. */
+  CalendarStore store() {
+    return store;
   }
 
   /** The UID of the event a create proposal adds: derived from its decision, so a retry cannot duplicate it. */
@@ -78,6 +108,7 @@ public final class CalendarExtension implements HubExtension {
   public void start(ExtensionContext context) {
     clock.set(context.config().clock());
     audit.set(new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, context.config().clock()));
+    browser.compareAndSet(null, WebBrowser.create(context.config().clock()));
     DecisionDesk desk = context.decisions();
     var ops = context.operations();
     register(ops, Operation.of("calendar_list",
@@ -104,13 +135,18 @@ public final class CalendarExtension implements HubExtension {
         "Propose several new events at once (all validated first); each becomes its own decision.",
         StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> stageBatch(desk, actor, in)));
     register(ops, Operation.of("calendar_stage_update",
-        "Propose changing an event; a recurring one needs scope 'this' (with recurrence_id) or 'all'."
-            + " Nothing changes until a person approves.",
+        "Propose changing an event; a recurring one needs scope 'this' (one occurrence, by recurrence_id), 'following'"
+            + " (this and following, from recurrence_id) or 'all' (start moves the whole series). Nothing changes until a person approves.",
         StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageUpdate(desk, actor, in)));
     register(ops, Operation.of("calendar_stage_delete",
-        "Propose deleting an event: scope 'all' (default, the whole series) or 'this' (one occurrence, by recurrence_id)."
+        "Propose deleting an event: scope 'all' (default, the whole series), 'this' (one occurrence, by recurrence_id)"
+            + " or 'following' (this and following, from recurrence_id)."
             + " Nothing is removed until a person approves.",
         StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> stageDelete(desk, actor, in)));
+    register(ops, Operation.of("calendar_browse",
+        "Fetch one public web page or iCalendar file (http/https; private and local addresses are refused): HTML as clean"
+            + " text (at most 100,000 characters), an .ics as events you can stage. Stage nothing without the user asking.",
+        BrowseInput.class, Browse.class, OperationAnnotations.READ, (actor, in) -> browse(in)));
     register(ops, Operation.of("calendar_audit",
         "The calendar agent's audit trail, newest first: every query, stage, approval and rejection (operation, actor, time, summary).",
         AuditInput.class, Audit.class, OperationAnnotations.READ,
@@ -147,8 +183,30 @@ public final class CalendarExtension implements HubExtension {
       case Staged staged -> "decision " + staged.decision() + ": " + staged.title() + (staged.duplicates().isEmpty() ? "" : " (possible duplicate)");
       case StagedBatch batch -> "decisions " + batch.proposals().stream().map(p -> String.valueOf(p.decision())).toList();
       case FreeBusy busy -> input + " -> " + busy.busy().size() + " busy intervals";
+      case Browse page -> input + " -> " + page.status() + " " + page.kind() + " from " + page.url()
+          + (page.redirects().isEmpty() ? "" : " after " + page.redirects().size() + " redirects")
+          + (page.events() == null ? ", " + page.text().length() + " characters" : ", " + page.events().size() + " events");
       default -> input;
     };
+  }
+
+  // ---- browse
+
+  private Browse browse(BrowseInput in) {
+    if (in.url() == null || in.url().isBlank()) {
+      throw new RoundhouseException.InvalidInput("url is required");
+    }
+    WebBrowser.Page page = browser.get().browse(in.url());
+    if (page.kind().equals("calendar")) {
+      ZoneId zone = store.sources().stream().filter(CalendarSource::writable).map(CalendarSource::zone).findFirst().orElse(Times.UTC);
+      IcsImport.Result events = IcsImport.read(page.text(), zone);
+      String note = page.truncated() ? "the file was cut at " + WebBrowser.MAX_BYTES + " bytes; events may be missing" : null;
+      note = events.note() == null ? note : note == null ? events.note() : note + "; " + events.note();
+      return new Browse(page.url(), page.redirects(), page.status(), page.kind(), page.title(), null, page.truncated(),
+          events.events(), note);
+    }
+    return new Browse(page.url(), page.redirects(), page.status(), page.kind(), page.title(), page.text(), page.truncated(), null,
+        page.truncated() ? "truncated" : null);
   }
 
   // ---- queries
@@ -218,8 +276,8 @@ public final class CalendarExtension implements HubExtension {
   }
 
   private Staged open(DecisionDesk desk, Actor actor, NewEvent event) {
-    List<Occurrence> duplicates = Expansion.expand(event.calendar().id(), store.read(event.calendar().id()).calendar(),
-            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES)
+    List<Occurrence> duplicates = store.read(event.calendar().id()).expand(event.calendar().id(),
+            event.calendar().zone(), event.startInstant(), event.endInstant().plusSeconds(1), Expansion.MAX_OCCURRENCES, null)
         .occurrences().stream()
         .filter(o -> o.title().strip().equalsIgnoreCase(event.title().text())
             && Instant.parse(o.start()).equals(event.startInstant()) && Instant.parse(o.end()).equals(event.endInstant()))
@@ -253,14 +311,15 @@ public final class CalendarExtension implements HubExtension {
   }
 
   /** The current blocks of one event, for a change staged against them. */
-  private record Current(CalendarSource calendar, String before, List<List<String>> blocks, List<String> master, boolean recurring) {}
+  private record Current(CalendarSource calendar, String before, String etag, List<List<String>> blocks, List<String> master, boolean recurring) {}
 
   private Current current(String calendarId, String uid) {
     CalendarSource calendar = store.writable(calendarId);
     if (uid == null || uid.isBlank()) {
       throw new RoundhouseException.InvalidInput("uid is required");
     }
-    List<String> blocks = CalendarStore.eventBlocks(store.read(calendar.id()).text(), uid);
+    Snapshot snapshot = store.read(calendar.id());
+    List<String> blocks = CalendarStore.eventBlocks(snapshot.text(), uid);
     if (blocks.isEmpty()) {
       throw new RoundhouseException.NotFound("no event '" + uid + "' in calendar '" + calendar.id() + "'");
     }
@@ -268,23 +327,59 @@ public final class CalendarExtension implements HubExtension {
     List<String> master = logical.stream().filter(b -> !IcsEdit.isOverride(b)).findFirst()
         .orElseThrow(() -> new RoundhouseException.Conflict("event '" + uid + "' has overrides but no series; edit it in a calendar app"));
     boolean recurring = IcsEdit.property(master, "RRULE").isPresent() || IcsEdit.property(master, "RDATE").isPresent();
-    return new Current(calendar, String.join("", blocks), logical, master, recurring);
+    Snapshot.Located located = snapshot.located(uid);
+    return new Current(calendar, String.join("", blocks), located == null ? null : located.etag(), logical, master, recurring);
   }
+
+  static final String FOLLOWING = "following";
 
   private static String scope(String scope, boolean recurring, String operation) {
     if (scope == null) {
       if (recurring && operation.equals("update")) {
-        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id) or 'all'");
+        throw new RoundhouseException.InvalidInput("this event recurs: say scope 'this' (one occurrence, with recurrence_id),"
+            + " 'following' (this and following, with recurrence_id) or 'all'");
       }
       return "all";
     }
-    if (!scope.equals("this") && !scope.equals("all")) {
-      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this' or 'all' ('this and following' is not supported yet)");
+    String normal = scope.strip().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+    if (normal.equals("this and following")) {
+      normal = FOLLOWING;
     }
-    if (scope.equals("this") && !recurring) {
-      throw new RoundhouseException.InvalidInput("scope 'this' is for recurring events; this one does not recur");
+    if (!normal.equals("this") && !normal.equals("all") && !normal.equals(FOLLOWING)) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is not 'this', 'following' (this and following) or 'all'");
     }
-    return scope;
+    if (!normal.equals("all") && !recurring) {
+      throw new RoundhouseException.InvalidInput("scope '" + scope + "' is for recurring events; this one does not recur");
+    }
+    return normal;
+  }
+
+  /** The series' blocks with the given fields set; overrides that showed the series' old value follow it. */
+  private static List<List<String>> retitled(List<List<String>> blocks, List<String> master, Titles.Title title, String location, String description) {
+    List<List<String>> out = new ArrayList<>();
+    for (List<String> block : blocks) {
+      List<String> edited = fields(block, master, block == master, title, location, description);
+      out.add(edited.equals(block) ? block : edited);
+    }
+    return out;
+  }
+
+  /** The series moved in time (scope all, or the part split off): the occurrence at {@code reference} goes to start/end. */
+  private static List<List<String>> movedSeries(List<List<String>> blocks, List<String> master, Instant reference,
+      StageUpdate in, ZoneId calendarZone, List<ZoneId> zones) {
+    boolean allDay = IcsEdit.value(IcsEdit.property(master, "DTSTART").orElseThrow()).strip().length() == 8;
+    if (in.start() == null) {
+      throw new RoundhouseException.InvalidInput("moving a series needs start (the new start of the occurrence "
+          + (in.recurrenceId() == null ? "that opens the series" : in.recurrenceId()) + "); end alone is not enough");
+    }
+    ZonedDateTime start = allDay ? null : Times.parse("start", in.start());
+    ZonedDateTime end = allDay || in.end() == null ? null : Times.parse("end", in.end());
+    LocalDate startDate = allDay ? Times.parseDate("start", in.start()) : null;
+    LocalDate endDate = allDay && in.end() != null ? Times.parseDate("end", in.end()) : null;
+    if (start != null) {
+      zones.add(start.getZone());
+    }
+    return SeriesEdit.shift(blocks, master, reference, start, end, startDate, endDate, calendarZone);
   }
 
   private Staged stageUpdate(DecisionDesk desk, Actor actor, StageUpdate in) {
@@ -295,11 +390,40 @@ public final class CalendarExtension implements HubExtension {
     List<ZoneId> zones = new ArrayList<>();
     List<List<String>> after = new ArrayList<>(current.blocks());
     Occurrence occurrence = null;
-    if (scope.equals("all")) {
-      boolean moves = in.start() != null || in.end() != null;
-      if (moves && current.recurring()) {
-        throw new RoundhouseException.InvalidInput("moving a whole series is not supported yet: move single occurrences (scope 'this')");
+    ArrayNode also = Json.mapper().createArrayNode();
+    boolean moves = in.start() != null || in.end() != null;
+    Instant masterStart = IcsEdit.instant(IcsEdit.property(current.master(), "DTSTART").orElseThrow(), calendarZone);
+    if (!scope.equals("this") && in.recurrenceId() != null && current.recurring()) {
+      occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      if (scope.equals(FOLLOWING) && Instant.parse(occurrence.recurrenceId()).equals(masterStart)) {
+        scope = "all"; // this and following from the first occurrence is the whole series
       }
+    }
+    if (scope.equals(FOLLOWING)) {
+      if (occurrence == null) {
+        throw new RoundhouseException.InvalidInput("scope 'following' needs recurrence_id: the original start of the first occurrence to change");
+      }
+      SeriesEdit.Split split = SeriesEdit.split(after, current.master(), Instant.parse(occurrence.recurrenceId()), calendarZone);
+      after = new ArrayList<>(split.before());
+      List<List<String>> following = split.following();
+      following = retitled(following, following.getFirst(), title, in.location(), in.description());
+      if (moves) {
+        following = movedSeries(following, following.getFirst(), Instant.parse(occurrence.recurrenceId()), in, calendarZone, zones);
+      }
+      ObjectNode part = also.addObject();
+      part.put("uid", split.newUid());
+      part.put("before", "");
+      part.put("after", following.stream().map(IcsEdit::fold).reduce("", String::concat));
+    } else if (scope.equals("all") && current.recurring()) {
+      int masterIndex = after.indexOf(current.master());
+      after = retitled(after, current.master(), title, in.location(), in.description());
+      if (moves) {
+        Instant reference = occurrence != null ? Instant.parse(occurrence.recurrenceId()) : masterStart;
+        after = movedSeries(after, after.get(masterIndex), reference, in, calendarZone, zones);
+      } else {
+        after.replaceAll(block -> current.blocks().contains(block) ? block : IcsEdit.bumpSequence(block));
+      }
+    } else if (scope.equals("all")) {
       for (int i = 0; i < after.size(); i++) {
         List<String> block = after.get(i);
         boolean isMaster = block == current.master();
@@ -317,7 +441,7 @@ public final class CalendarExtension implements HubExtension {
       }
       occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
       Instant original = Instant.parse(occurrence.recurrenceId());
-      String masterStart = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
+      String masterStartLine = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
       int index = -1;
       for (int i = 0; i < after.size(); i++) {
         Optional<String> rid = IcsEdit.property(after.get(i), "RECURRENCE-ID");
@@ -336,9 +460,9 @@ public final class CalendarExtension implements HubExtension {
             block.add(line);
           }
         }
-        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStart, original, calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStart, Instant.parse(occurrence.start()), calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStart, Instant.parse(occurrence.end()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStartLine, original, calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStartLine, Instant.parse(occurrence.start()), calendarZone));
+        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStartLine, Instant.parse(occurrence.end()), calendarZone));
       }
       List<String> edited = fields(block, block, false, title, in.location(), in.description());
       edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
@@ -364,12 +488,19 @@ public final class CalendarExtension implements HubExtension {
       before.set("occurrence", Json.tree(occurrence));
     }
     before.put("ics", current.before());
+    if (current.etag() != null) {
+      before.put("etag", current.etag());
+    }
     ObjectNode afterNode = request.putObject("after");
     afterNode.put("ics", afterIcs);
     request.set("zones", Json.tree(zones.stream().map(ZoneId::getId).distinct().toList()));
+    if (!also.isEmpty()) {
+      request.set("also", also);
+    }
     String shown = title != null ? title.text() : Expansion.text(current.master());
     Decision decision = desk.open(actor, KIND, null, actor.taskId(),
-        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")" : current.recurring() ? " (whole series)" : "")
+        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")"
+            : scope.equals(FOLLOWING) ? " (from " + occurrence.startLocal() + " on)" : current.recurring() ? " (whole series)" : "")
             + " in " + current.calendar().id(),
         request, OPTIONS);
     return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
@@ -444,7 +575,28 @@ public final class CalendarExtension implements HubExtension {
     IcsEdit.property(current.master(), "RRULE").ifPresent(rule -> before.put("rrule", IcsEdit.value(rule)));
     before.put("overrides", current.blocks().size() - 1);
     before.put("ics", current.before());
+    if (current.etag() != null) {
+      before.put("etag", current.etag());
+    }
     String decisionTitle;
+    if (scope.equals(FOLLOWING)) {
+      if (in.recurrenceId() == null) {
+        throw new RoundhouseException.InvalidInput("scope 'following' needs recurrence_id: the original start of the first occurrence to delete");
+      }
+      Occurrence occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
+      Instant cut = Instant.parse(occurrence.recurrenceId());
+      if (cut.equals(IcsEdit.instant(IcsEdit.property(current.master(), "DTSTART").orElseThrow(), current.calendar().zone()))) {
+        scope = "all"; // from the first occurrence on is the whole series
+        request.put("scope", scope);
+      } else {
+        before.set("occurrence", Json.tree(occurrence));
+        SeriesEdit.Split split = SeriesEdit.split(current.blocks(), current.master(), cut, current.calendar().zone());
+        request.putObject("after").put("ics", split.before().stream().map(IcsEdit::fold).reduce("", String::concat));
+        decisionTitle = "Delete \"" + title + "\" from " + occurrence.startLocal() + " on, in " + current.calendar().id();
+        Decision decision = desk.open(actor, KIND, null, actor.taskId(), decisionTitle, request, OPTIONS);
+        return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
+      }
+    }
     if (scope.equals("all")) {
       request.putNull("after");
       decisionTitle = "Delete \"" + title + "\"" + (current.recurring() ? " (whole series)" : "") + " from " + current.calendar().id();
@@ -502,15 +654,19 @@ public final class CalendarExtension implements HubExtension {
   }
 
   private void commitCreate(Decision decision) {
-    var request = decision.request();
-    String calendar = request.path("calendar").asText();
-    var after = request.path("after");
+    String calendar = decision.request().path("calendar").asText();
     String uid = uidFor(decision.id());
+    store.apply(calendar, List.of(new EventChange(calendar, uid, "", null, createdEvent(decision), decision.id())));
+  }
+
+  /** The VEVENT a create proposal adds: a function of the decision alone, so a retry writes the same bytes. */
+  static String createdEvent(Decision decision) {
+    var after = decision.request().path("after");
     ZoneId zone = ZoneId.of(after.path("zone").asText());
     boolean allDay = after.path("all_day").asBoolean();
     StringBuilder event = new StringBuilder();
     line(event, "BEGIN:VEVENT");
-    line(event, IcsText.textLine("UID", uid));
+    line(event, IcsText.textLine("UID", uidFor(decision.id())));
     line(event, "DTSTAMP:" + IcsText.utc(decision.createdAt()));
     if (allDay) {
       line(event, IcsText.dateLine("DTSTART", LocalDate.parse(after.path("start_local").asText())));
@@ -525,9 +681,7 @@ public final class CalendarExtension implements HubExtension {
     Optional.ofNullable(after.get("description")).ifPresent(v -> line(event, IcsText.textLine("DESCRIPTION", v.asText())));
     line(event, "X-ROUNDHOUSE-DECISION:" + decision.id());
     line(event, "END:VEVENT");
-    store.update(calendar, text -> CalendarStore.eventBlocks(text, uid).isEmpty()
-        ? IcsText.withEvent(text, event.toString(), allDay ? null : zone)
-        : text);
+    return event.toString();
   }
 
   /**
@@ -537,22 +691,13 @@ public final class CalendarExtension implements HubExtension {
   private void commitReplace(Decision decision) {
     var request = decision.request();
     String calendar = request.path("calendar").asText();
-    String uid = request.path("uid").asText();
-    String expected = request.path("before").path("ics").asText();
-    String after = request.path("after").path("ics").asText("");
-    List<ZoneId> zones = new ArrayList<>();
-    request.path("zones").forEach(zone -> zones.add(ZoneId.of(zone.asText())));
-    store.update(calendar, text -> {
-      String now = String.join("", CalendarStore.eventBlocks(text, uid));
-      if (now.equals(after)) {
-        return text; // a retry: already committed
-      }
-      if (!now.equals(expected)) {
-        throw new RoundhouseException.Conflict("event '" + uid + "' in calendar '" + calendar
-            + "' changed since proposal " + decision.id() + " was staged; reject it and stage the change again");
-      }
-      return IcsText.withEventReplaced(text, uid, after, zones);
-    });
+    List<EventChange> changes = new ArrayList<>();
+    changes.add(new EventChange(calendar, request.path("uid").asText(), request.path("before").path("ics").asText(),
+        request.path("before").path("etag").textValue(), request.path("after").path("ics").asText(""), decision.id()));
+    // a split ("this and following") also creates the following part as a new series
+    request.path("also").forEach(extra -> changes.add(new EventChange(calendar, extra.path("uid").asText(),
+        extra.path("before").asText(""), null, extra.path("after").asText(""), decision.id())));
+    store.apply(calendar, changes);
   }
 
   private static void line(StringBuilder out, String line) {

@@ -49,8 +49,9 @@ final class CalendarOps {
   record StageBatchCreate(@JsonProperty(required = true) List<StageCreate> events) {}
 
   /**
-   * Remove an event. {@code scope}: {@code all} (default: the whole series with its overrides) or
-   * {@code this} (one occurrence, named by {@code recurrence_id}: an EXDATE on the series).
+   * Remove an event. {@code scope}: {@code all} (default: the whole series with its overrides),
+   * {@code this} (one occurrence, named by {@code recurrence_id}: an EXDATE on the series) or {@code following}
+   * (this and following: the series ends before {@code recurrence_id}).
    */
   record StageDelete(
       @JsonProperty(required = true) String calendar,
@@ -60,8 +61,10 @@ final class CalendarOps {
 
   /**
    * Change an event. For a recurring event {@code scope} is required: {@code this} (one occurrence, named by
-   * {@code recurrence_id}: written as a RECURRENCE-ID override) or {@code all} (the series' title, location
-   * and description; moving a whole series is not supported yet). Absent fields stay as they are.
+   * {@code recurrence_id}: written as a RECURRENCE-ID override), {@code following} (this and following: the
+   * series is split at {@code recurrence_id} and the rest becomes a new series with a new UID) or {@code all}
+   * (the whole series; {@code start} moves the occurrence named by {@code recurrence_id}, or the first one, and
+   * every other occurrence by the same wall-clock shift). Absent fields stay as they are.
    */
   record StageUpdate(
       @JsonProperty(required = true) String calendar,
@@ -78,6 +81,15 @@ final class CalendarOps {
   record Staged(long decision, String status, String calendar, String uid, String title, List<Occurrence> duplicates) {}
 
   record StagedBatch(List<Staged> proposals) {}
+
+  record BrowseInput(@JsonProperty(required = true) String url) {}
+
+  /**
+   * A fetched page: {@code kind} html (clean text), text, or calendar (then {@code events} lists what it
+   * holds, to stage with calendar_stage_create after giving each a 'Category - SubCategory - Title').
+   */
+  record Browse(String url, List<String> redirects, int status, String kind, String title, String text, boolean truncated,
+      List<IcsImport.Found> events, String note) {}
 
   record AuditInput(Integer limit) {}
 

@@ -115,7 +115,7 @@ final class CalendarQueries {
 
   EventDetail event(EventInput in) {
     CalendarSource source = store.source(in.calendar());
-    CalendarStore.Snapshot snapshot = store.read(source.id());
+    Snapshot snapshot = store.read(source.id());
     List<VEvent> pieces = snapshot.calendar().<VEvent>getComponents(net.fortuna.ical4j.model.Component.VEVENT).stream()
         .filter(e -> e.getUid().map(u -> u.getValue()).orElse("").equals(in.uid()))
         .toList();
@@ -128,7 +128,7 @@ final class CalendarQueries {
     if (in.recurrenceId() != null) {
       Instant wanted = Times.parse("recurrence_id", in.recurrenceId()).toInstant();
       // an override may have moved the occurrence anywhere; look a year either way
-      Expansion.Result around = Expansion.expand(source.id(), snapshot.calendar(), source.zone(),
+      Expansion.Result around = snapshot.expand(source.id(), source.zone(),
           wanted.minus(SEARCH_WINDOW), wanted.plus(SEARCH_WINDOW), Expansion.MAX_OCCURRENCES, in.uid());
       occurrence = around.occurrences().stream()
           .filter(o -> o.uid().equals(in.uid()) && o.recurrenceId() != null && Instant.parse(o.recurrenceId()).equals(wanted))
@@ -146,8 +146,8 @@ final class CalendarQueries {
     List<Occurrence> all = new ArrayList<>();
     boolean capped = false;
     for (CalendarSource source : sources) {
-      Expansion.Result result = Expansion.expand(
-          source.id(), store.read(source.id()).calendar(), source.zone(), from, to, Math.min(limit, Expansion.MAX_OCCURRENCES));
+      Expansion.Result result = store.read(source.id()).expand(
+          source.id(), source.zone(), from, to, Math.min(limit, Expansion.MAX_OCCURRENCES), null);
       all.addAll(result.occurrences());
       capped |= result.capped();
     }
@@ -197,7 +197,4 @@ final class CalendarQueries {
   static Instant min(Instant a, Instant b) {
     return a.isBefore(b) ? a : b;
   }
-
-  // ---- proposals
-
 }

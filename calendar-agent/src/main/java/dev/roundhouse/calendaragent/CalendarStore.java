@@ -3,51 +3,39 @@ package dev.roundhouse.calendaragent;
 import dev.roundhouse.hub.RoundhouseException;
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileTime;
+import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.UnaryOperator;
+import java.util.function.Supplier;
 import net.fortuna.ical4j.data.CalendarBuilder;
 import net.fortuna.ical4j.data.ParserException;
 import net.fortuna.ical4j.model.Calendar;
 
 /**
- * The configured ICS files: parsed calendars cached by modification time and size, and atomic writes
- * (temporary file in the same folder, then a move). Touches no file but the configured ones and their
- * temporaries.
+ * The configured calendars, each behind its {@link CalendarBackend} (an ICS file or a CalDAV collection):
+ * reads as {@link Snapshot}s, approved changes applied exactly once. Touches nothing but the configured files
+ * and collections.
  *
- * <p>Thread-safe: readers share immutable snapshots; writers of one calendar take that calendar's
- * {@link ReentrantLock}, read the file afresh, write and move while holding it. No lock is held while
- * calling out of this class; locks of two calendars are never held together.
+ * <p>Thread-safe: immutable after construction; the backends are thread-safe.
  */
 final class CalendarStore {
   private final Map<String, CalendarSource> sources;
+  private final Map<String, CalendarBackend> backends;
   private final List<String> order;
-  private final Map<String, Snapshot> cache = new ConcurrentHashMap<>();
-  private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
-  /** A parsed file; never mutated once cached. */
-  record Snapshot(FileTime modified, long size, String text, Calendar calendar) {}
-
-  CalendarStore(List<CalendarSource> configured) {
+  /** {@code http} is asked for (once) only if some calendar is a CalDAV collection. */
+  CalendarStore(List<CalendarSource> configured, Supplier<HttpClient> http) {
     Map<String, CalendarSource> byId = new LinkedHashMap<>();
+    Map<String, CalendarBackend> byIdBackends = new LinkedHashMap<>();
     for (CalendarSource source : configured) {
       byId.put(source.id(), source);
-      locks.put(source.id(), new ReentrantLock());
+      byIdBackends.put(source.id(), source.isCalDav() ? new CalDavCalendar(source, http.get()) : new IcsFileCalendar(source));
     }
     this.sources = Map.copyOf(byId);
+    this.backends = Map.copyOf(byIdBackends);
     this.order = List.copyOf(byId.keySet());
   }
 
@@ -71,29 +59,18 @@ final class CalendarStore {
     return source;
   }
 
-  /** The calendar as the file holds it now; an absent file is an empty calendar. */
+  /** The calendar as it is now (an absent file is an empty calendar). */
   Snapshot read(String id) {
-    CalendarSource source = source(id);
-    Path path = source.path();
-    try {
-      if (!Files.exists(path)) {
-        return new Snapshot(FileTime.fromMillis(0), -1, "", new Calendar());
-      }
-      FileTime modified = Files.getLastModifiedTime(path);
-      long size = Files.size(path);
-      Snapshot cached = cache.get(id);
-      if (cached != null && cached.modified().equals(modified) && cached.size() == size) {
-        return cached;
-      }
-      String text = Files.readString(path, StandardCharsets.UTF_8);
-      Snapshot fresh = new Snapshot(modified, size, text, parse(id, text));
-      cache.put(id, fresh);
-      return fresh;
-    } catch (NoSuchFileException e) {
-      return new Snapshot(FileTime.fromMillis(0), -1, "", new Calendar());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read calendar '" + id + "' at " + path, e);
-    }
+    return backends.get(source(id).id()).read();
+  }
+
+  CalendarBackend backend(String id) {
+    return backends.get(source(id).id());
+  }
+
+  /** Applies approved changes to a writable calendar; see {@link CalendarBackend#apply}. */
+  void apply(String id, List<EventChange> changes) {
+    backends.get(writable(id).id()).apply(changes);
   }
 
   static Calendar parse(String id, String text) {
@@ -101,45 +78,6 @@ final class CalendarStore {
       return new CalendarBuilder().build(new StringReader(text));
     } catch (IOException | ParserException | RuntimeException e) {
       throw new RoundhouseException("calendar_unreadable", "calendar '" + id + "' is not valid iCalendar: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Rewrites the file of calendar {@code id} as {@code change} says, under its lock: the change sees the
-   * current text (empty for a new file) and returns the new text, or the same text to leave it alone. The
-   * new text must parse; it replaces the file by an atomic move. Returns whether the file changed.
-   */
-  boolean update(String id, UnaryOperator<String> change) {
-    CalendarSource source = writable(id);
-    ReentrantLock lock = locks.get(id);
-    lock.lock();
-    try {
-      Path path = source.path();
-      String current = Files.exists(path) ? Files.readString(path, StandardCharsets.UTF_8) : "";
-      String next = change.apply(current);
-      if (next.equals(current)) {
-        return false;
-      }
-      parse(id, next);
-      Path parent = path.toAbsolutePath().getParent();
-      Files.createDirectories(parent);
-      Path temporary = Files.createTempFile(parent, "." + path.getFileName() + ".", ".tmp");
-      try {
-        Files.writeString(temporary, next, StandardCharsets.UTF_8);
-        try {
-          Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING);
-        }
-      } finally {
-        Files.deleteIfExists(temporary);
-      }
-      cache.remove(id);
-      return true;
-    } catch (IOException e) {
-      throw new RoundhouseException("calendar_write_failed", "cannot write calendar '" + id + "': " + e.getMessage(), e);
-    } finally {
-      lock.unlock();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.roundhouse.calendaragent;
 
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -9,6 +10,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.fortuna.ical4j.model.TimeZone;
 import net.fortuna.ical4j.model.TimeZoneRegistry;
 import net.fortuna.ical4j.model.TimeZoneRegistryFactory;
@@ -22,6 +25,7 @@ final class IcsText {
   private static final String CRLF = "\r\n";
   private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT);
   private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyyMMdd", Locale.ROOT);
+  private static final Pattern TZID = Pattern.compile(";TZID=(\"[^\"]*\"|[^;:]*)");
   private static final TimeZoneRegistry ZONES = TimeZoneRegistryFactory.getInstance().createRegistry();
 
   private IcsText() {}
@@ -83,13 +87,11 @@ final class IcsText {
     if (end < 0) {
       throw new IllegalStateException("no END:VCALENDAR");
     }
-    StringBuilder insert = new StringBuilder();
-    if (zone != null && needsTimeZone(zone) && !hasTimeZone(base, zone.getId())) {
-      TimeZone timeZone = ZONES.getTimeZone(zone.getId());
-      if (timeZone != null) {
-        insert.append(timeZone.getVTimeZone().toString().replace("\r\n", "\n").replace("\n", CRLF));
-      }
+    List<ZoneId> zones = new ArrayList<>();
+    if (zone != null) {
+      zones.add(zone);
     }
+    StringBuilder insert = timeZones(base, event, zones);
     insert.append(event);
     List<String> out = new ArrayList<>(lines.subList(0, end));
     out.addAll(lines(insert.toString()));
@@ -108,15 +110,7 @@ final class IcsText {
     if (old.isEmpty()) {
       throw new IllegalStateException("no event " + uid);
     }
-    StringBuilder insert = new StringBuilder();
-    for (ZoneId zone : zones) {
-      if (needsTimeZone(zone) && !hasTimeZone(text, zone.getId()) && insert.indexOf("TZID:" + zone.getId() + "\r\n") < 0) {
-        TimeZone timeZone = ZONES.getTimeZone(zone.getId());
-        if (timeZone != null) {
-          insert.append(timeZone.getVTimeZone().toString().replace("\r\n", "\n").replace("\n", CRLF));
-        }
-      }
-    }
+    StringBuilder insert = timeZones(text, events, zones);
     insert.append(events);
     List<String> out = new ArrayList<>();
     int next = 0;
@@ -147,6 +141,55 @@ final class IcsText {
     }
     out.addAll(lines.subList(next, lines.size()));
     return String.join(CRLF, out) + CRLF;
+  }
+
+  /** VTIMEZONE blocks for {@code zones} and every TZID {@code events} name that {@code text} lacks. */
+  private static StringBuilder timeZones(String text, String events, List<ZoneId> zones) {
+    List<String> ids = new ArrayList<>();
+    zones.forEach(zone -> ids.add(zone.getId()));
+    Matcher tzid = TZID.matcher(events);
+    while (tzid.find()) {
+      ids.add(tzid.group(1).replace("\"", ""));
+    }
+    StringBuilder insert = new StringBuilder();
+    for (String id : ids.stream().distinct().toList()) {
+      ZoneId zone;
+      try {
+        zone = ZoneId.of(id);
+      } catch (DateTimeException e) {
+        continue; // not an IANA zone: the file must bring its own VTIMEZONE
+      }
+      if (needsTimeZone(zone) && !hasTimeZone(text, id)) {
+        TimeZone timeZone = ZONES.getTimeZone(id);
+        if (timeZone != null) {
+          insert.append(timeZone.getVTimeZone().toString().replace("\r\n", "\n").replace("\n", CRLF));
+        }
+      }
+    }
+    return insert;
+  }
+
+  /**
+   * Whether two runs of VEVENT blocks hold the same events, whatever the order of blocks, of properties in a
+   * block, and the line folding: CalDAV servers such as Radicale re-serialise what they store.
+   */
+  static boolean sameEvents(String a, String b) {
+    return canonical(a).equals(canonical(b));
+  }
+
+  private static List<String> canonical(String events) {
+    List<String> blocks = new ArrayList<>();
+    for (Block block : blocks("BEGIN:VCALENDAR" + CRLF + events + CRLF + "END:VCALENDAR" + CRLF)) {
+      if (!block.name().equals("VEVENT")) {
+        continue;
+      }
+      List<String> lines = new ArrayList<>(IcsEdit.unfold(block.text()));
+      lines.removeIf(String::isBlank);
+      lines.sort(null);
+      blocks.add(String.join("\n", lines));
+    }
+    blocks.sort(null);
+    return blocks;
   }
 
   private static boolean needsTimeZone(ZoneId zone) {

@@ -1,5 +1,5 @@
 /**
- * Calendars (ICS files today; CalDAV and the SSRF-guarded browse tool next) and staged calendar proposals.
+ * Calendars (ICS files and CalDAV collections), staged calendar proposals and the SSRF-guarded browse tool.
  *
  * <p>A {@code HubExtension}: it registers the calendar operations and handles the answers to calendar
  * proposals through the hub's {@code DecisionDesk}; it depends on the {@code hub} SPI only. See

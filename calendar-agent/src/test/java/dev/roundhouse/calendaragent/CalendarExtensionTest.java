@@ -292,13 +292,26 @@ class CalendarExtensionTest {
     long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     // as if an earlier approval wrote the event and the hub stopped before recording the answer
-    String uid = CalendarExtension.uidFor(decision);
-    String written = Files.readString(work).replace(FOOTER, "BEGIN:VEVENT\r\nUID:" + uid + "\r\nDTSTAMP:20260101T000000Z\r\n"
-        + "DTSTART:20260313T100000Z\r\nDTEND:20260313T110000Z\r\nSUMMARY:Work - Meetings - Retro\r\nEND:VEVENT\r\n" + FOOTER);
+    String written = IcsText.withEvent(Files.readString(work), CalendarExtension.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
     Files.writeString(work, written);
     answer(decision, "approve");
     assertThat(Files.readString(work)).isEqualTo(written);
     assertThat(hub.decisions().get(decision).orElseThrow().answer()).isEqualTo("approve");
+  }
+
+  @Test
+  void aCreateWhoseUidHoldsADifferentEventIsAConflictNotADuplicateOrALoss() throws IOException {
+    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
+    // an event left by an earlier database whose decision ids restarted: same UID, other content
+    String uid = CalendarExtension.uidFor(decision);
+    String written = Files.readString(work).replace(FOOTER, "BEGIN:VEVENT\r\nUID:" + uid + "\r\nDTSTAMP:20250101T000000Z\r\n"
+        + "DTSTART:20250313T100000Z\r\nDTEND:20250313T110000Z\r\nSUMMARY:Old - Old - Old\r\nEND:VEVENT\r\n" + FOOTER);
+    Files.writeString(work, written);
+    assertThatThrownBy(() -> answer(decision, "approve")).isInstanceOf(RoundhouseException.Conflict.class)
+        .hasMessageContaining("already holds a different event '" + uid + "'");
+    assertThat(Files.readString(work)).isEqualTo(written);
+    assertThat(hub.decisions().get(decision).orElseThrow().pending()).isTrue();
   }
 
   @Test
@@ -420,8 +433,8 @@ class CalendarExtensionTest {
     assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "title", "Work - Team - Daily"))
         .hasMessageContaining("say scope 'this'");
     assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
-            "start", "2026-03-02T10:00[America/New_York]"))
-        .hasMessageContaining("moving a whole series is not supported yet");
+            "end", "2026-03-02T10:00[America/New_York]"))
+        .hasMessageContaining("end alone is not enough");
     long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
     answer(id, "approve");
     assertThat(standupStarts()).containsExactly(
@@ -500,7 +513,7 @@ class CalendarExtensionTest {
     assertThat(sources).extracting(s -> s.id() + " " + s.writable() + " " + s.zone())
         .containsExactly("work true Europe/Berlin", "ro false UTC");
     assertThat(CalendarSource.load(files, Map.of())).isEmpty();
-    assertThatThrownBy(() -> CalendarSource.parse("{\"calendars\":[{\"id\":\"x\",\"path\":\"rel.ics\"}]}", "test"))
+    assertThatThrownBy(() -> CalendarSource.parse("{\"calendars\":[{\"id\":\"x\",\"path\":\"rel.ics\"}]}", "test", Map.of()))
         .hasMessageContaining("not absolute");
   }
 }
