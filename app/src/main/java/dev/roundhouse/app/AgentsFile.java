@@ -1,6 +1,8 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.drivers.acp.AcpAgentConfig;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
@@ -22,11 +24,12 @@ import java.util.Set;
  * {
  *   "claude": {"command": "/opt/bin/claude", "args": [], "env": {"ANTHROPIC_BASE_URL": "…"}},
  *   "codex": false,
- *   "acp": {"gemini": {…}, "my-agent": {"name": "My agent", "command": "my-agent", "args": ["--acp"]}}
+ *   "acp": [{"preset": "gemini", "args": ["--acp", "-m", "gemini-2.5-pro"]},
+ *           {"id": "my-agent", "name": "My agent", "command": "my-agent", "args": ["--acp"]}]
  * }
  * }</pre>
  *
- * {@code false} leaves a driver out. Immutable; thread-safe.
+ * {@code false} leaves a driver out; {@code "acp": []} runs no ACP agent. Immutable; thread-safe.
  */
 final class AgentsFile {
   static final String FILE_NAME = "agents.json";
@@ -68,6 +71,7 @@ final class AgentsFile {
     AgentsFile agents = new AgentsFile(root, file);
     agents.command("claude"); // validate now: a typo stops the hub at start, not at the first turn
     agents.command("codex");
+    agents.acpAgents();
     return agents;
   }
 
@@ -86,20 +90,21 @@ final class AgentsFile {
     return Optional.of(parseCommand(node, agent, agent));
   }
 
-  /** The {@code acp} section: agent id to its JSON entry (parsed by the ACP driver), in file order. */
-  Map<String, JsonNode> acpAgents() {
+  /**
+   * The ACP agents: the {@code acp} array (each entry as {@code docs/drivers/acp.md} describes, a preset
+   * such as {@code {"preset": "gemini"}} included), or the Gemini CLI preset when the file says nothing.
+   */
+  List<AcpAgentConfig> acpAgents() {
     JsonNode acp = root.get("acp");
-    Map<String, JsonNode> agents = new LinkedHashMap<>();
     if (acp == null || acp.isNull()) {
-      return agents;
+      return List.of(AcpAgentConfig.geminiPreset());
     }
-    if (!acp.isObject()) {
-      throw invalid(file, "field 'acp' must be an object of agent id to its command");
+    if (!acp.isArray()) {
+      throw invalid(file, "field 'acp' must be an array of ACP agents, such as [{\"preset\": \"gemini\"}]");
     }
-    for (String id : names(acp)) {
-      agents.put(id, acp.get(id));
-    }
-    return agents;
+    ObjectNode wrapped = Json.mapper().createObjectNode();
+    wrapped.set("agents", acp);
+    return AcpAgentConfig.listFromJson(Json.write(wrapped), file.toString());
   }
 
   /** Where the file is (whether or not it exists). */

@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.drivers.acp.AcpDriver;
 import dev.roundhouse.drivers.claude.ClaudeDriver;
 import dev.roundhouse.drivers.claude.ClaudeSettings;
 import dev.roundhouse.drivers.codex.CodexDriver;
@@ -19,14 +20,15 @@ final class Drivers {
   private Drivers() {}
 
   /**
-   * The CLI agents as {@code agents.json} in the home configures them (Claude Code and Codex from PATH when
-   * it says nothing), the OpenAI-compatible endpoint, and the script driver.
+   * The CLI agents as {@code agents.json} in the home configures them (Claude Code and Codex from PATH and
+   * Gemini CLI as an ACP agent when it says nothing), the OpenAI-compatible endpoint, and the script driver.
    */
   static List<AgentDriver> all(Context context, HubConfig config) {
     AgentsFile agents = AgentsFile.load(config.home());
     List<AgentDriver> drivers = new ArrayList<>();
     agents.command("claude").ifPresent(command -> drivers.add(new ClaudeDriver(ClaudeSettings.defaults().withCommand(command))));
     agents.command("codex").ifPresent(command -> drivers.add(new CodexDriver(CodexSettings.defaults().withCommand(command))));
+    agents.acpAgents().forEach(acp -> drivers.add(new AcpDriver(acp)));
     drivers.add(new OpenAiDriver(context.env(), config.home()));
     drivers.add(new ScriptDriver());
     return List.copyOf(drivers);
