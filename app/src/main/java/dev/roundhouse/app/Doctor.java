@@ -3,6 +3,8 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.turns.AuthStatus;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
 import java.io.IOException;
@@ -34,14 +36,14 @@ import java.util.concurrent.Future;
  * parallel on virtual threads.
  */
 final class Doctor {
-  static final List<String> AGENTS = List.of("claude", "codex", "gemini");
   private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
   private final Context context;
   private final Duration timeout;
 
   /**
-   * @param timeout how long each agent CLI may take to answer {@code --version}, and the hub its health check
+   * @param timeout how long the hub may take to answer its health check (each agent driver has its own
+   *     limits for its checks)
    */
   Doctor(Context context, Duration timeout) {
     this.context = context;
@@ -64,8 +66,8 @@ final class Doctor {
       Optional<String> hubUrl = runningHub(config);
       checks.add(hub(config, hubUrl));
       checks.add(port(config, hubUrl));
+      checks.addAll(agents(config));
     }
-    checks.addAll(agents());
     return checks;
   }
 
@@ -175,21 +177,30 @@ final class Doctor {
     }
   }
 
-  private List<Check> agents() {
+  /**
+   * Every agent driver this hub would run (as {@code agents.json} configures them) but the script one, with
+   * its own check: installed? which version? logged in or keyed? Checked in parallel.
+   */
+  private List<Check> agents(HubConfig config) {
+    List<AgentDriver> drivers;
+    try {
+      drivers = Drivers.all(context, config).stream().filter(d -> !d.id().equals("script")).toList();
+    } catch (RoundhouseException e) {
+      return List.of(Check.fail("agents", e.getMessage()));
+    }
     try (ExecutorService probes = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<Check>> futures = new ArrayList<>();
-      for (String agent : AGENTS) {
-        futures.add(probes.submit(() -> AgentProbe.probe(agent, context.env(), timeout)));
-      }
+      List<Future<AuthStatus>> futures = drivers.stream().map(d -> probes.submit(d::authStatus)).toList();
       List<Check> checks = new ArrayList<>();
       for (int i = 0; i < futures.size(); i++) {
+        String id = drivers.get(i).id();
         try {
-          checks.add(futures.get(i).get());
+          AuthStatus status = futures.get(i).get();
+          checks.add(status.ok() ? Check.ok(id, status.detail()) : Check.warn(id, status.detail()));
         } catch (ExecutionException e) {
-          checks.add(Check.warn(AGENTS.get(i), "the check failed: " + e.getCause()));
+          checks.add(Check.warn(id, "the check failed: " + e.getCause().getMessage()));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          checks.add(Check.warn(AGENTS.get(i), "interrupted"));
+          checks.add(Check.warn(id, "interrupted"));
         }
       }
       return checks;

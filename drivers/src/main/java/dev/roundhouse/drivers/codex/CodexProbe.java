@@ -94,21 +94,26 @@ final class CodexProbe {
 
   private static List<String> approvalPolicies(CodexSettings settings, Map<String, String> environment, Path scratch) throws IOException, InterruptedException {
     Path out = scratch.resolve("schema");
-    List<String> lines = runToEnd(settings, List.of("app-server", "generate-json-schema", "--out", out.toString()), environment, scratch);
+    List<String> lines = runToEnd(settings, List.of("app-server", "generate-json-schema", "--out", out.toString()), environment, scratch, new StringBuilder());
     return lines == null ? List.of() : approvalPolicies(out);
   }
 
   private static String version(CodexSettings settings, Map<String, String> environment, Path scratch) throws InterruptedException {
-    List<String> lines = runToEnd(settings, List.of("--version"), environment, scratch);
+    StringBuilder problem = new StringBuilder();
+    List<String> lines = runToEnd(settings, List.of("--version"), environment, scratch, problem);
     if (lines == null) {
-      return null;
+      throw new RoundhouseException("codex_failed", problem.toString());
     }
     return lines.stream().map(String::strip).filter(line -> line.matches(".*\\d+\\.\\d+.*"))
         .map(line -> line.replaceFirst("^codex(-cli)?\\s+", "")).findFirst().orElse(null);
   }
 
-  /** Runs codex with {@code args}; its stdout lines, or null when it failed or took too long. */
-  private static List<String> runToEnd(CodexSettings settings, List<String> args, Map<String, String> environment, Path directory) throws InterruptedException {
+  /**
+   * Runs codex with {@code args}; its stdout lines, or null when it failed or took too long, with what went
+   * wrong (the exit status and the end of its stderr) put in {@code problem}.
+   */
+  private static List<String> runToEnd(CodexSettings settings, List<String> args, Map<String, String> environment, Path directory,
+      StringBuilder problem) throws InterruptedException {
     AgentProcess process;
     try {
       process = AgentProcess.start("codex", settings.command().commandLine(args), directory, environment);
@@ -121,7 +126,15 @@ final class CodexProbe {
       Thread reader = process.readLines(lines::add, () -> {});
       OptionalInt code = process.awaitExit(TIMEOUT);
       reader.join(Duration.ofSeconds(2));
-      return code.isPresent() && code.getAsInt() == 0 ? lines : null;
+      if (code.isPresent() && code.getAsInt() == 0) {
+        return lines;
+      }
+      process.awaitStderr(Duration.ofSeconds(2));
+      String said = process.stderrTail().lines().filter(line -> !line.isBlank()).reduce((a, b) -> b).orElse("");
+      problem.append(settings.command().program()).append(' ').append(String.join(" ", args))
+          .append(code.isPresent() ? " exited " + code.getAsInt() : " did not end within " + TIMEOUT.toSeconds() + " s")
+          .append(said.isEmpty() ? "" : ": " + said);
+      return null;
     } finally {
       process.terminate(Duration.ofMillis(200));
     }
