@@ -6,8 +6,10 @@ import static dev.roundhouse.drivers.claude.FakeAnthropicServer.text;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionVerdict;
 import dev.roundhouse.hub.turns.TurnEvent;
@@ -322,30 +324,29 @@ class ClaudeDriverTest {
 
   @Test
   void theHubsMcpEndpointIsPassedWithTheTaskToken() throws Exception {
-    try (FakeMcpServer mcp = new FakeMcpServer("task-token-7")) {
+    try (LiveAgentEndpoint hub = LiveAgentEndpoint.open()) {
       server.enqueue(
-          answer(toolUse("toolu_mcp_1", "mcp__roundhouse__suggest_task", "{\"title\": \"Add a README\"}")),
+          answer(toolUse("toolu_mcp_1", "mcp__roundhouse__suggest_task", "{\"project\": \"web\", \"title\": \"Add a README\"}")),
           answer("I suggested it."));
       RecordingTurnContext context = new RecordingTurnContext(1)
-          .endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-7", 7))
+          .endpoint(hub.endpoint())
           .answer(PermissionVerdict.allow("allowed by the user"));
       List<Path> foldersBefore = turnFolders();
 
       assertThat(finish(start(driver(), request("suggest a task"), context))).isNull();
 
       assertThat(server.request(0).text()).contains("mcp__roundhouse__suggest_task");
-      assertThat(context.permissionRequests()).singleElement().satisfies(asked ->
-          assertThat(asked.description()).isEqualTo("Call tool suggest_task of MCP server roundhouse with {\"title\":\"Add a README\"}"));
-      assertThat(mcp.calls()).singleElement().satisfies(call -> {
-        assertThat(call.path("name").asText()).isEqualTo("suggest_task");
-        assertThat(call.at("/arguments/title").asText()).isEqualTo("Add a README");
-      });
-      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-7");
-      assertThat(context.events(TurnEvent.ToolResult.class).get(0).output()).isEqualTo("suggested task #12: Add a README");
+      assertThat(context.permissionRequests()).singleElement().satisfies(asked -> assertThat(asked.description())
+          .isEqualTo("Call tool suggest_task of MCP server roundhouse with {\"project\":\"web\",\"title\":\"Add a README\"}"));
+      // The call reached the hub with the task token: the suggestion is the task's agent's.
+      JsonNode suggestion = hub.taskTitled("Add a README");
+      assertThat(suggestion.path("suggested").asBoolean()).isTrue();
+      assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + hub.task());
+      assertThat(context.events(TurnEvent.ToolResult.class).get(0).output())
+          .contains("suggest_task filed task " + suggestion.path("id").asLong() + " 'Add a README'");
       assertThat(turnFolders()).as("the folder with the token is deleted").containsExactlyInAnyOrderElementsOf(foldersBefore);
     }
   }
-
 
   @Test
   void askUserQuestionBecomesAQuestionForTheUser() throws Exception {

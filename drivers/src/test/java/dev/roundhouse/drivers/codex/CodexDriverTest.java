@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionRequest;
 import dev.roundhouse.hub.turns.PermissionVerdict;
@@ -253,10 +254,10 @@ class CodexDriverTest {
 
   @Test
   void theHubsMcpServerIsConfiguredForTheThreadWithTheTokenOutOfArgv() throws Exception {
-    String token = "task-token-" + System.nanoTime();
-    try (FakeMcpServer mcp = new FakeMcpServer(token)) {
-      server.enqueue(FakeResponsesServer.mcpCall("call_m", "roundhouse", "suggest_task", "{\"title\":\"Write the docs\"}"), text("Suggested."));
-      RecordingTurnContext context = new RecordingTurnContext(1).endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), token, 7));
+    try (LiveAgentEndpoint hub = LiveAgentEndpoint.open()) {
+      String token = hub.endpoint().bearerToken();
+      server.enqueue(FakeResponsesServer.mcpCall("call_m", "roundhouse", "suggest_task", "{\"project\":\"web\",\"title\":\"Write the docs\"}"), text("Suggested."));
+      RecordingTurnContext context = new RecordingTurnContext(1).endpoint(hub.endpoint());
       List<String> commandLines = new CopyOnWriteArrayList<>();
       CodexDriver driver = new CodexDriver(world.settings(), new CodexDriver.Tuning(
           dev.roundhouse.drivers.process.ChildEnvironment::fromHub, PriceTable.DEFAULT, new CodexDriver.Observer() {
@@ -271,12 +272,17 @@ class CodexDriverTest {
 
       driver.run(request("suggest a task"), context);
 
-      assertThat(mcp.calls()).hasSize(1);
-      assertThat(mcp.calls().get(0).path("arguments")).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"title\":\"Write the docs\"}"));
-      assertThat(mcp.authorizations()).allMatch(("Bearer " + token)::equals);
+      // The call reached the hub with the task token: the suggestion is the task's agent's.
+      JsonNode suggestion = hub.taskTitled("Write the docs");
+      assertThat(suggestion.path("suggested").asBoolean()).isTrue();
+      assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + hub.task());
       TurnEvent.ToolCall call = context.events(TurnEvent.ToolCall.class).get(0);
       assertThat(call.tool()).isEqualTo("suggest_task");
-      assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(new TurnEvent.ToolResult("call_m", "suggested task 42", false));
+      assertThat(call.input()).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"project\":\"web\",\"title\":\"Write the docs\"}"));
+      TurnEvent.ToolResult result = context.events(TurnEvent.ToolResult.class).get(0);
+      assertThat(result.callId()).isEqualTo("call_m");
+      assertThat(result.isError()).isFalse();
+      assertThat(result.output()).contains("suggest_task filed task " + suggestion.path("id").asLong() + " 'Write the docs'");
       // The hub's tools need no approval from Codex: the hub applies its actor rules itself.
       assertThat(context.permissionRequests()).isEmpty();
       assertThat(commandLines).isNotEmpty().noneMatch(line -> line.contains(token));
