@@ -95,13 +95,18 @@ class McpStdioTest {
           "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"roundhouse://decisions\"}}",
           "{not json"));
       assertThat(run.exit()).as(run.err()).isZero();
-      List<JsonNode> answers = run.out().stream().map(line -> Json.read(line, JsonNode.class)).toList(); // stdout is JSON-RPC only
-      assertThat(answers.get(0).path("result").path("serverInfo").path("name").asText()).isEqualTo("roundhouse");
-      assertThat(answers.get(1).path("result").path("tools").size()).isGreaterThan(10);
-      assertThat(answers.get(2).path("result").path("isError").asBoolean()).isTrue();
-      assertThat(answers.get(2).path("result").path("content").get(0).path("text").asText()).contains("42");
-      assertThat(answers.get(3).path("result").path("contents").get(0).path("uri").asText()).isEqualTo("roundhouse://decisions");
-      assertThat(answers.get(4).path("error").path("code").asInt()).isEqualTo(-32700);
+      List<JsonNode> messages = run.out().stream().map(line -> Json.read(line, JsonNode.class)).toList(); // stdout is JSON-RPC only
+      // Requests after initialize are relayed concurrently, so answers are matched by id; notifications (the
+      // session's MCP logging) may come between them.
+      Map<String, JsonNode> answers = new java.util.HashMap<>();
+      messages.stream().filter(message -> message.has("id")).forEach(message -> answers.put(message.get("id").asText(), message));
+      assertThat(answers).as(String.join("\n", run.out())).hasSize(5);
+      assertThat(answers.get("1").path("result").path("serverInfo").path("name").asText()).isEqualTo("roundhouse");
+      assertThat(answers.get("2").path("result").path("tools").size()).isGreaterThan(10);
+      assertThat(answers.get("3").path("result").path("isError").asBoolean()).isTrue();
+      assertThat(answers.get("3").path("result").path("content").get(0).path("text").asText()).contains("42");
+      assertThat(answers.get("4").path("result").path("contents").get(0).path("uri").asText()).isEqualTo("roundhouse://decisions");
+      assertThat(answers.get("null").path("error").path("code").asInt()).isEqualTo(-32700);
       hub.terminate();
       assertThat(hub.awaitExit(TIMEOUT)).isZero();
     }

@@ -1,0 +1,100 @@
+package dev.roundhouse.drivers.acp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.roundhouse.drivers.process.AgentCommand;
+import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.turns.TurnRequest;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An agent that is missing, crashes, hangs or dies mid-prompt ends the turn with an error that names what
+ * went wrong (with the agent's stderr), never a hang, and leaves no process behind. The agents here are
+ * small shell scripts that speak just enough ACP.
+ */
+class AcpFailuresTest {
+  /** Answers the request on the line just read with {@code result} (the request id copied over). */
+  static final String ANSWER = "answer() { read -r line; id=$(printf '%s' \"$line\" | sed 's/^.*\"id\":\"\\([^\"]*\\)\".*$/\\1/');"
+      + " printf '{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"result\":%s}\\n' \"$id\" \"$1\"; };";
+  static final String INITIALIZED = "answer '{\"protocolVersion\":1,\"agentInfo\":{\"name\":\"fake\",\"version\":\"9.9.9\"},"
+      + "\"agentCapabilities\":{\"mcpCapabilities\":{\"http\":true}}}';";
+
+  @TempDir Path project;
+
+  @AfterEach
+  void noProcessLeft() throws InterruptedException {
+    ChildProcesses.assertNoneLeft(Duration.ofSeconds(10));
+  }
+
+  private AcpDriver driver(String script, double startupSeconds) {
+    AcpAgentConfig config = new AcpAgentConfig("fake", "Fake Agent", new AgentCommand("sh", List.of("-c", script), Map.of()),
+        List.of(), List.of(), List.of(), List.of(), List.of(), Duration.ofMillis((long) (startupSeconds * 1000)), Duration.ofSeconds(1));
+    return new AcpDriver(config, OfflineGemini.tuning(LineObserver.NONE));
+  }
+
+  private TurnRequest request() {
+    return new TurnRequest(1, 7, "web", project, "hi", "Task #7", List.of(), null, null, null, false);
+  }
+
+  @Test
+  void aMissingProgramIsNamed() {
+    AcpAgentConfig config = AcpAgentConfig.of("ghost", "Ghost Agent", AgentCommand.of("/nonexistent/ghost-agent"));
+    AcpDriver driver = new AcpDriver(config, OfflineGemini.tuning(LineObserver.NONE));
+
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+        .hasMessage("cannot start Ghost Agent: /nonexistent/ghost-agent is not an executable file");
+    assertThat(driver.authStatus().ok()).isFalse();
+    assertThat(driver.authStatus().detail()).startsWith("Ghost Agent is not installed: '/nonexistent/ghost-agent' is not an executable file");
+  }
+
+  @Test
+  void anAgentThatExitsAtOnceIsReportedWithItsExitCodeAndStderr() {
+    AcpDriver driver = driver("echo 'fatal: no config' >&2; exit 3", 30);
+
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+        .isInstanceOf(AcpAgentException.class)
+        .hasMessage("Fake Agent exited (exit code 3) during initialize; its stderr ends with:\nfatal: no config");
+  }
+
+  @Test
+  void anAgentThatNeverAnswersTimesOutAndIsKilled() {
+    AcpDriver driver = driver("sleep 60", 1);
+
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+        .hasMessage("Fake Agent did not answer initialize within 1 s");
+  }
+
+  @Test
+  void anAgentThatDiesMidPromptFailsTheTurnAtOnce() {
+    AcpDriver driver = driver(ANSWER + INITIALIZED + "answer '{\"sessionId\":\"s1\"}'; read -r line; echo 'out of memory' >&2; exit 137", 30);
+    RecordingTurnContext context = new RecordingTurnContext();
+
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> driver.run(request(), context))
+        .hasMessage("Fake Agent exited (exit code 137) during session/prompt; its stderr ends with:\nout of memory");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    assertThat(context.shape()).isEqualTo("turn.session");
+    assertThat(driver.authStatus().detail()).startsWith("Fake Agent 9.9.9 at ");
+  }
+
+  @Test
+  void theHubsTokenNeverAppearsInAnError() {
+    String token = "rh-agent-token-0123456789abcdef";
+    AcpDriver driver = driver(ANSWER + INITIALIZED + "read -r line; printf '%s\\n' \"$line\" >&2; exit 1", 30);
+    RecordingTurnContext context = new RecordingTurnContext().endpoint(new AgentEndpoint(URI.create("http://127.0.0.1:7411/mcp"), token, 7));
+
+    assertThatThrownBy(() -> driver.run(request(), context))
+        .hasMessageContaining("\"name\":\"Authorization\",\"value\":\"Bearer [redacted]\"")
+        .hasMessageContaining("\"url\":\"http://127.0.0.1:7411/mcp\"")
+        .hasMessageNotContaining(token);
+  }
+}
