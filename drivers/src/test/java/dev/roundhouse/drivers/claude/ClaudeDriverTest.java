@@ -3,6 +3,7 @@ package dev.roundhouse.drivers.claude;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.answer;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.failure;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.text;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.thinking;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -102,6 +103,35 @@ class ClaudeDriverTest {
     assertThat(sent.system()).contains("Project web: a test project.").contains("Task #7: Say hello");
     assertThat(sent.text()).contains("say hello");
     assertThat(sent.header("x-api-key")).isEqualTo("sk-test");
+  }
+
+  @Test
+  void thinkingIsAThoughtTheTaskToolsAPlanAndUsageSaysHowFullTheContextIs() throws Exception {
+    server.enqueue(
+        answer(thinking("Two steps: tests, then shipping."),
+            toolUse("toolu_c1", "TaskCreate", "{\"subject\": \"Write tests\", \"description\": \"the tests\", \"activeForm\": \"Writing tests\"}"),
+            toolUse("toolu_c2", "TaskCreate", "{\"subject\": \"Ship\", \"description\": \"ship it\", \"activeForm\": \"Shipping\"}")),
+        answer(toolUse("toolu_u1", "TaskUpdate", "{\"taskId\": \"1\", \"status\": \"in_progress\"}")),
+        answer(thinking("The plan is in place."), text("Planned.")));
+    // Claude Code 2.1.332 offers its to-do tools (TaskCreate, TaskUpdate, ...) only with this switch.
+    ClaudeSettings settings = OfflineClaude.settings(server, home, Duration.ofSeconds(8));
+    java.util.Map<String, String> env = new java.util.HashMap<>(settings.command().env());
+    env.put("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1");
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThat(finish(start(driver(settings.withCommand(new AgentCommand(settings.command().program(), List.of(), env))),
+        request("make a plan"), context))).isNull();
+
+    assertThat(context.permissionRequests()).as("the to-do tools need no permission").isEmpty();
+    assertThat(context.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text)
+        .containsExactly("Two steps: tests, then shipping.", "The plan is in place.");
+    assertThat(context.events(TurnEvent.ToolCall.class)).extracting(TurnEvent.ToolCall::tool).containsExactly("TaskCreate", "TaskCreate", "TaskUpdate");
+    assertThat(context.events(TurnEvent.Plan.class)).last().isEqualTo(new TurnEvent.Plan(List.of(
+        new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null))));
+    assertThat(context.shape()).startsWith("turn.session turn.thought turn.tool_call").endsWith("turn.thought turn.message turn.usage turn.result");
+    TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(0);
+    assertThat(usage.contextTokens()).as("the last request's input, as the fake API reports it").isEqualTo(100);
+    assertThat(usage.contextWindow()).as("modelUsage.<model>.contextWindow").isPositive();
   }
 
   @Test

@@ -95,6 +95,29 @@ class CodexDriverTest {
   }
 
   @Test
+  void reasoningIsAThoughtUpdatePlanIsThePlanAndUsageSaysHowFullTheContextIs() throws Exception {
+    server.enqueue(
+        FakeResponsesServer.reasonThenPlan("Two steps: tests, then shipping.", "call_p",
+            "{\"explanation\": \"start with tests\", \"plan\": [{\"step\": \"Write tests\", \"status\": \"in_progress\"}, {\"step\": \"Ship\", \"status\": \"pending\"}]}"),
+        text("Planned."));
+    // Codex 0.171.0 offers its plan tool (update_plan) only when the user's config turns it on.
+    Files.writeString(world.codexHome().resolve("config.toml"), "\n[tools.update_plan]\nenabled = true\n", java.nio.file.StandardOpenOption.APPEND);
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    driver().run(request("make a plan"), context);
+
+    assertThat(context.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text).containsExactly("Two steps: tests, then shipping.");
+    assertThat(context.events(TurnEvent.Plan.class)).containsExactly(new TurnEvent.Plan(List.of(
+        new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null))));
+    assertThat(context.permissionRequests()).as("a plan needs no permission").isEmpty();
+    assertThat(context.shape()).startsWith("turn.session turn.thought").contains("turn.plan").endsWith("turn.message turn.usage turn.result");
+    TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(1);
+    assertThat(usage.contextTokens()).as("the last call's input").isEqualTo(FakeResponsesServer.INPUT_TOKENS);
+    assertThat(usage.contextWindow()).as("Codex's modelContextWindow for the model").isPositive();
+    assertThat(server.request(1).toString()).as("the plan tool's output went back to the model").contains("call_p");
+  }
+
+  @Test
   void anApprovedCommandRunsAndItsOutputIsReported() throws Exception {
     server.enqueue(shell("call_1", "echo made-by-codex > made.txt; cat made.txt"), text("Done."));
     RecordingTurnContext context = new RecordingTurnContext(1).answer(PermissionVerdict.allow("allowed by test"));
