@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionVerdict;
 import dev.roundhouse.hub.turns.TurnEvent;
@@ -203,7 +204,7 @@ class ClaudeDriverTest {
   @Test
   void aLingeringSessionAnswersTheNextMessageInTheSameProcess() throws Exception {
     server.enqueue(answer("First answer."), answer("Second answer."));
-    RecordingTurnContext context = new RecordingTurnContext(1).thenSay("and now the second question");
+    RecordingTurnContext context = new RecordingTurnContext(1).thenMessages("and now the second question");
 
     assertThat(finish(start(driver(), request("first question"), context))).isNull();
 
@@ -222,7 +223,7 @@ class ClaudeDriverTest {
     server.enqueue(server.stall("This answer ", "never ends"));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = start(driver(), request("talk forever"), context);
-    context.await("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
+    context.awaitEvent("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
 
     long stopping = System.nanoTime();
     context.stop();
@@ -251,7 +252,7 @@ class ClaudeDriverTest {
         OfflineClaude.command(stubborn.toString(), server, home), Duration.ofSeconds(1), Duration.ofSeconds(5));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = start(driver(settings), request("hello"), context);
-    context.await("the session", Duration.ofSeconds(20), event -> event instanceof TurnEvent.SessionStarted);
+    context.awaitEvent("the session", Duration.ofSeconds(20), event -> event instanceof TurnEvent.SessionStarted);
 
     long stopping = System.nanoTime();
     context.stop();
@@ -384,12 +385,12 @@ class ClaudeDriverTest {
         + "\"options\": [{\"label\": \"SQLite\", \"description\": \"embedded\"}, {\"label\": \"Postgres\", \"description\": \"a server\"}]}]}";
     server.enqueue(answer(toolUse("toolu_ask_1", "AskUserQuestion", questions)), answer("SQLite it is."),
         answer(toolUse("toolu_ask_2", "AskUserQuestion", questions)), answer("No answer, then."));
-    RecordingTurnContext context = new RecordingTurnContext(1).reply("SQLite").thenSay("ask again");
+    RecordingTurnContext context = new RecordingTurnContext(1).reply("SQLite").thenMessages("ask again");
 
     assertThat(finish(start(driver(), request("pick a database"), context))).isNull();
 
     assertThat(context.permissionRequests()).as("a question is not a permission").isEmpty();
-    assertThat(context.questions()).containsExactly("DB: Which database? [SQLite, Postgres]", "DB: Which database? [SQLite, Postgres]");
+    assertThat(context.questionsWithOptions()).containsExactly("DB: Which database? [SQLite, Postgres]", "DB: Which database? [SQLite, Postgres]");
     List<TurnEvent.ToolResult> results = context.events(TurnEvent.ToolResult.class);
     assertThat(results.get(0).output()).contains("\"Which database?\"=\"SQLite\"");
     assertThat(results.get(0).isError()).isFalse();

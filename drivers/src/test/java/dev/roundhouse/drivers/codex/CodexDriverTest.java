@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionRequest;
 import dev.roundhouse.hub.turns.PermissionVerdict;
@@ -77,8 +78,8 @@ class CodexDriverTest {
 
     driver().run(request("say hi"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result");
-    assertThat(context.text()).isEqualTo("Hello from the fake.");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.message turn.usage turn.result");
+    assertThat(context.streamedText()).isEqualTo("Hello from the fake.");
     TurnEvent.SessionStarted session = context.events(TurnEvent.SessionStarted.class).get(0);
     assertThat(session.sessionId()).matches("[0-9a-f-]{36}");
     assertThat(session.model()).isEqualTo(CodexHome.MODEL);
@@ -110,7 +111,7 @@ class CodexDriverTest {
     assertThat(context.events(TurnEvent.Plan.class)).containsExactly(new TurnEvent.Plan(List.of(
         new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null))));
     assertThat(context.permissionRequests()).as("a plan needs no permission").isEmpty();
-    assertThat(context.shape()).startsWith("turn.session turn.thought").contains("turn.plan").endsWith("turn.message turn.usage turn.result");
+    assertThat(context.shapeWithoutDeltas()).startsWith("turn.session turn.thought").contains("turn.plan").endsWith("turn.message turn.usage turn.result");
     TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(1);
     assertThat(usage.contextTokens()).as("the last call's input").isEqualTo(FakeResponsesServer.INPUT_TOKENS);
     assertThat(usage.contextWindow()).as("Codex's modelContextWindow for the model").isPositive();
@@ -124,7 +125,7 @@ class CodexDriverTest {
 
     driver().run(request("make a file"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.tool_call turn.tool_result turn.usage turn.message turn.usage turn.result");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.tool_call turn.tool_result turn.usage turn.message turn.usage turn.result");
     PermissionRequest asked = context.permissionRequests().get(0);
     assertThat(asked.tool()).isEqualTo("shell");
     assertThat(asked.command()).isEqualTo("echo made-by-codex > made.txt; cat made.txt");
@@ -147,7 +148,7 @@ class CodexDriverTest {
 
     driver().run(request("make a file"), context);
 
-    assertThat(context.shape()).isEqualTo(
+    assertThat(context.shapeWithoutDeltas()).isEqualTo(
         "turn.session turn.tool_call turn.permission_denied turn.tool_result turn.usage turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(
         new TurnEvent.ToolResult("call_1", "declined: the command did not run", true));
@@ -185,7 +186,7 @@ class CodexDriverTest {
     assertThat(outcome.get(15, TimeUnit.SECONDS)).isInstanceOf(TurnStoppedException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-    assertThat(context.shape()).doesNotContain("turn.result");
+    assertThat(context.shapeWithoutDeltas()).doesNotContain("turn.result");
   }
 
   @Test
@@ -226,7 +227,7 @@ class CodexDriverTest {
     assertThatThrownBy(() -> driver().run(request("hi"), context))
         .isInstanceOf(RoundhouseException.class)
         .hasMessage("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed: The model 'gpt-5.5' does not exist for this key");
-    assertThat(context.shape()).isEqualTo("turn.session");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session");
   }
 
   @Test
@@ -260,7 +261,7 @@ class CodexDriverTest {
 
     driver().run(request("once"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.Result.class)).extracting(TurnEvent.Result::text).containsExactly("One.", "Two.");
     assertThat(processes).hasSize(1);
     assertThat(server.request(1).path("input").toString()).contains("once").contains("One.").contains("and again");
