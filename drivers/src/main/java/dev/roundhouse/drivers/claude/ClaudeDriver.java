@@ -40,8 +40,8 @@ public final class ClaudeDriver implements AgentDriver {
   private static final Logger LOG = LoggerFactory.getLogger(ClaudeDriver.class);
   /** Variables of the hub's environment that Claude Code reads (its key, base URL, model and feature switches). */
   private static final List<String> PASSED_PREFIXES = List.of("ANTHROPIC_", "CLAUDE_", "DISABLE_");
-  /** Tools that only read: the gate allows them without asking (the CLI rarely asks about them at all). */
-  private static final Set<String> READ_ONLY_TOOLS = Set.of("Read", "Glob", "Grep", "LS", "TodoWrite");
+  /** Tools that only read, or only keep the session's own to-do list: the gate allows them without asking (the CLI rarely asks). */
+  private static final Set<String> READ_ONLY_TOOLS = Set.of("Read", "Glob", "Grep", "LS", "TodoWrite", "TaskCreate", "TaskUpdate", "TaskGet", "TaskList");
   private static final long HELP_RETRY_NANOS = 60_000_000_000L;
 
   private final ClaudeSettings settings;

@@ -20,10 +20,14 @@ import java.util.Map;
  *   <tr><td>{@code system/init}</td><td>{@link TurnEvent.SessionStarted} (once per session id)</td></tr>
  *   <tr><td>{@code stream_event} text delta</td><td>{@link TurnEvent.TextDelta}</td></tr>
  *   <tr><td>{@code assistant} text / tool_use block</td><td>{@link TurnEvent.AssistantMessage} / {@link TurnEvent.ToolCall}</td></tr>
- *   <tr><td>{@code user} tool_result block</td><td>{@link TurnEvent.ToolResult}</td></tr>
+ *   <tr><td>{@code assistant} thinking block (the main agent's)</td><td>{@link TurnEvent.Thought}</td></tr>
+ *   <tr><td>{@code user} tool_result block</td><td>{@link TurnEvent.ToolResult}; then a {@link TurnEvent.Plan} when it
+ *       confirms a change of the to-do list ({@link TodoTracker})</td></tr>
  *   <tr><td>{@code system/permission_denied}</td><td>{@link TurnEvent.PermissionDenied}</td></tr>
  *   <tr><td>{@code control_request/can_use_tool}</td><td>{@link Sink#permission}</td></tr>
- *   <tr><td>{@code result}</td><td>{@link TurnEvent.Usage}, then {@link TurnEvent.Result} unless it is an error; {@link Sink#ended}</td></tr>
+ *   <tr><td>{@code result}</td><td>{@link TurnEvent.Usage} (its context fields: the input of the main agent's last
+ *       request, and the model's {@code modelUsage.*.contextWindow}), then {@link TurnEvent.Result} unless it is
+ *       an error; {@link Sink#ended}</td></tr>
  * </table>
  *
  * <p>Not thread-safe: one per CLI process, fed by one thread.
@@ -60,6 +64,8 @@ final class StreamMapper {
   private String model;
   private String permissionMode;
   private BigDecimal lastTotalCost = BigDecimal.ZERO;
+  private final TodoTracker todos = new TodoTracker();
+  private Long lastRequestInput;
   private int unreadable;
   private int results;
 
@@ -145,9 +151,14 @@ final class StreamMapper {
     }
   }
 
-  private static void assistant(JsonNode node, Sink sink) {
+  private void assistant(JsonNode node, Sink sink) {
     if (node.path("message").path("is_api_error_message").asBoolean(false) || node.path("is_api_error_message").asBoolean(false)) {
       return; // the CLI's own wording of an API error; the result reports it as the turn's error
+    }
+    boolean mainAgent = isMainAgent(node);
+    JsonNode usage = node.path("message").path("usage");
+    if (mainAgent && usage.path("input_tokens").isNumber()) {
+      lastRequestInput = inputTokens(usage);
     }
     for (JsonNode block : node.path("message").path("content")) {
       switch (block.path("type").asText("")) {
@@ -157,16 +168,41 @@ final class StreamMapper {
             sink.emit(new TurnEvent.AssistantMessage(text));
           }
         }
-        case "tool_use", "server_tool_use", "mcp_tool_use" -> sink.emit(new TurnEvent.ToolCall(
-            block.path("id").asText(""), block.path("name").asText("unknown tool"), block.path("input")));
+        case "thinking" -> {
+          String thought = block.path("thinking").asText("");
+          if (mainAgent && !thought.isBlank()) {
+            sink.emit(new TurnEvent.Thought(thought));
+          }
+        }
+        case "tool_use", "server_tool_use", "mcp_tool_use" -> {
+          String id = block.path("id").asText("");
+          String name = block.path("name").asText("unknown tool");
+          sink.emit(new TurnEvent.ToolCall(id, name, block.path("input")));
+          if (mainAgent) {
+            todos.called(id, name, block.path("input"));
+          }
+        }
         default -> {
-          // thinking, redacted_thinking
+          // redacted_thinking: nothing a human can read
         }
       }
     }
   }
 
-  private static void user(JsonNode node, Sink sink) {
+  /** A line of the main agent, not of a subagent it runs (whose lines name the tool call that started it). */
+  private static boolean isMainAgent(JsonNode node) {
+    JsonNode parent = node.path("parent_tool_use_id");
+    return parent.isNull() || parent.isMissingNode();
+  }
+
+  /** The input tokens a request's usage counts, cache reads and writes included. */
+  private static long inputTokens(JsonNode usage) {
+    return usage.path("input_tokens").asLong(0)
+        + usage.path("cache_creation_input_tokens").asLong(0)
+        + usage.path("cache_read_input_tokens").asLong(0);
+  }
+
+  private void user(JsonNode node, Sink sink) {
     if (node.path("isReplay").asBoolean(false)) {
       return;
     }
@@ -176,8 +212,10 @@ final class StreamMapper {
     }
     for (JsonNode block : content) {
       if (block.path("type").asText().equals("tool_result")) {
-        sink.emit(new TurnEvent.ToolResult(
-            block.path("tool_use_id").asText(""), resultText(block.path("content")), block.path("is_error").asBoolean(false)));
+        String callId = block.path("tool_use_id").asText("");
+        boolean isError = block.path("is_error").asBoolean(false);
+        sink.emit(new TurnEvent.ToolResult(callId, resultText(block.path("content")), isError));
+        todos.finished(callId, isError, node.path("tool_use_result")).ifPresent(sink::emit);
       }
     }
   }
@@ -213,11 +251,33 @@ final class StreamMapper {
 
   private TurnEvent.Usage usage(JsonNode node) {
     JsonNode usage = node.path("usage");
-    long input = usage.path("input_tokens").asLong(0)
-        + usage.path("cache_creation_input_tokens").asLong(0)
-        + usage.path("cache_read_input_tokens").asLong(0);
+    long input = inputTokens(usage);
     long output = usage.path("output_tokens").asLong(0);
-    return new TurnEvent.Usage(input, output, cost(node), false);
+    Long contextTokens = lastRequestInput;
+    lastRequestInput = null; // the next answer reports its own
+    Long window = contextWindow(node.path("modelUsage"));
+    boolean known = contextTokens != null && window != null; // both or neither: a fill without its window says nothing
+    return new TurnEvent.Usage(input, output, cost(node), false, known ? contextTokens : null, known ? window : null);
+  }
+
+  /**
+   * The context window of the session's model, from {@code modelUsage} (one entry per model the answer used:
+   * the session's model, and others a subagent or a title may have used). The session's model's entry, else
+   * the largest window reported; null when none is.
+   */
+  private Long contextWindow(JsonNode modelUsage) {
+    Long largest = null;
+    for (Map.Entry<String, JsonNode> entry : modelUsage.properties()) {
+      JsonNode window = entry.getValue().path("contextWindow");
+      if (!window.isNumber() || window.asLong() <= 0) {
+        continue;
+      }
+      if (entry.getKey().equals(model)) {
+        return window.asLong();
+      }
+      largest = largest == null ? window.asLong() : Math.max(largest, window.asLong());
+    }
+    return largest;
   }
 
   /**

@@ -24,7 +24,12 @@ import java.util.Set;
  *       a call of the MCP tool ({@code mcp__<server>__<tool>}, or the bare name for the hub's own server) and
  *       its result;
  *   <li>{@code thread/tokenUsage/updated} → usage of the model call it reports, with a cost estimated from the
- *       {@link PriceTable}.
+ *       {@link PriceTable}; when it names the model's context window ({@code modelContextWindow}), the context
+ *       fields too: the call's input tokens ({@code last.inputTokens}, the whole conversation so far) of that
+ *       window;
+ *   <li>a completed {@code reasoning} item → a thought: its summary parts, else its raw reasoning text;
+ *   <li>{@code turn/plan/updated} (Codex's {@code update_plan} tool) → the plan, its steps as entries ({@code
+ *       inProgress} is {@code in_progress}).
  * </ul>
  *
  * <p>Not thread-safe: one turn's thread feeds it.
@@ -97,6 +102,7 @@ final class ItemEvents {
       case "item/started" -> started(params.path("item"), events);
       case "item/completed" -> completed(params.path("item"), events);
       case "thread/tokenUsage/updated" -> usage(params, events);
+      case "turn/plan/updated" -> plan(params, events);
       default -> {
         // other notifications carry nothing for the transcript
       }
@@ -118,6 +124,13 @@ final class ItemEvents {
   private void completed(JsonNode item, List<TurnEvent> events) {
     String id = item.path("id").asText();
     String type = item.path("type").asText();
+    if (type.equals("reasoning")) {
+      String thought = reasoningText(item);
+      if (!thought.isBlank()) {
+        events.add(new TurnEvent.Thought(thought));
+      }
+      return;
+    }
     if (type.equals("agentMessage")) {
       String text = item.path("text").asText("");
       if (!text.isEmpty()) {
@@ -179,7 +192,49 @@ final class ItemEvents {
     long cached = last.path("cachedInputTokens").asLong(0);
     long output = last.path("outputTokens").asLong(0);
     Double cost = prices.cost(model, input, cached, output).orElse(null);
-    events.add(new TurnEvent.Usage(input, output, cost, cost != null));
+    JsonNode window = usage.path("modelContextWindow");
+    boolean known = window.isNumber() && window.asLong() > 0;
+    events.add(new TurnEvent.Usage(input, output, cost, cost != null, known ? input : null, known ? window.asLong() : null));
+  }
+
+  private void plan(JsonNode params, List<TurnEvent> events) {
+    if (turnId != null && !turnId.equals(params.path("turnId").asText())) {
+      return;
+    }
+    List<TurnEvent.PlanEntry> entries = new ArrayList<>();
+    for (JsonNode step : params.path("plan")) {
+      String content = step.path("step").asText("");
+      if (!content.isBlank()) {
+        entries.add(new TurnEvent.PlanEntry(content, planStatus(step.path("status").asText("")), null));
+      }
+    }
+    events.add(new TurnEvent.Plan(entries));
+  }
+
+  /** The contract's status for a Codex plan step's ({@code pending}, {@code inProgress}, {@code completed}). */
+  private static String planStatus(String status) {
+    return switch (status) {
+      case "inProgress", "in_progress" -> "in_progress";
+      case "completed" -> "completed";
+      default -> "pending";
+    };
+  }
+
+  /** A reasoning item's summary parts (what Codex shows of its reasoning), else its raw reasoning text. */
+  private static String reasoningText(JsonNode item) {
+    List<String> parts = new ArrayList<>();
+    item.path("summary").forEach(part -> addText(parts, part));
+    if (parts.isEmpty()) {
+      item.path("content").forEach(part -> addText(parts, part));
+    }
+    return String.join("\n\n", parts);
+  }
+
+  private static void addText(List<String> parts, JsonNode part) {
+    String text = part.isTextual() ? part.asText() : part.path("text").asText("");
+    if (!text.isBlank()) {
+      parts.add(text.strip());
+    }
   }
 
   private String toolName(JsonNode item) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.turns.AgentEndpoint;
 import dev.roundhouse.hub.turns.TurnRequest;
 import java.net.URI;
@@ -50,7 +51,7 @@ class AcpFailuresTest {
     AcpAgentConfig config = AcpAgentConfig.of("ghost", "Ghost Agent", AgentCommand.of("/nonexistent/ghost-agent"));
     AcpDriver driver = new AcpDriver(config, OfflineGemini.tuning(LineObserver.NONE));
 
-    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext(0)))
         .hasMessage("cannot start Ghost Agent: /nonexistent/ghost-agent is not an executable file");
     assertThat(driver.authStatus().ok()).isFalse();
     assertThat(driver.authStatus().detail()).startsWith("Ghost Agent is not installed: '/nonexistent/ghost-agent' is not an executable file");
@@ -60,7 +61,7 @@ class AcpFailuresTest {
   void anAgentThatExitsAtOnceIsReportedWithItsExitCodeAndStderr() {
     AcpDriver driver = driver("echo 'fatal: no config' >&2; exit 3", 30);
 
-    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext(0)))
         .isInstanceOf(AcpAgentException.class)
         .hasMessage("Fake Agent exited (exit code 3) during initialize; its stderr ends with:\nfatal: no config");
   }
@@ -69,14 +70,14 @@ class AcpFailuresTest {
   void anAgentThatNeverAnswersTimesOutAndIsKilled() {
     AcpDriver driver = driver("sleep 60", 1);
 
-    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext()))
+    assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext(0)))
         .hasMessage("Fake Agent did not answer initialize within 1 s");
   }
 
   @Test
   void anAgentThatDiesMidPromptFailsTheTurnAtOnce() {
     AcpDriver driver = driver(ANSWER + INITIALIZED + "answer '{\"sessionId\":\"s1\"}'; read -r line; echo 'out of memory' >&2; exit 137", 30);
-    RecordingTurnContext context = new RecordingTurnContext();
+    RecordingTurnContext context = new RecordingTurnContext(0);
 
     long started = System.nanoTime();
     assertThatThrownBy(() -> driver.run(request(), context))
@@ -90,7 +91,7 @@ class AcpFailuresTest {
   void theHubsTokenNeverAppearsInAnError() {
     String token = "rh-agent-token-0123456789abcdef";
     AcpDriver driver = driver(ANSWER + INITIALIZED + "read -r line; printf '%s\\n' \"$line\" >&2; exit 1", 30);
-    RecordingTurnContext context = new RecordingTurnContext().endpoint(new AgentEndpoint(URI.create("http://127.0.0.1:7411/mcp"), token, 7));
+    RecordingTurnContext context = new RecordingTurnContext(0).endpoint(new AgentEndpoint(URI.create("http://127.0.0.1:7411/mcp"), token, 7));
 
     assertThatThrownBy(() -> driver.run(request(), context))
         .hasMessageContaining("\"name\":\"Authorization\",\"value\":\"Bearer [redacted]\"")

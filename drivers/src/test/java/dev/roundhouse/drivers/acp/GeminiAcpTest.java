@@ -9,6 +9,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
@@ -110,7 +111,7 @@ class GeminiAcpTest {
   @Test
   void aPlainAnswerStreamsAndLingersForTheNextMessageInTheSameSession() {
     server.enqueue(text("Hello ", "world"), text("Again"));
-    RecordingTurnContext context = new RecordingTurnContext().thenMessages("once more");
+    RecordingTurnContext context = new RecordingTurnContext(0).thenMessages("once more");
     AcpDriver driver = gemini.driver();
 
     try {
@@ -216,7 +217,7 @@ class GeminiAcpTest {
   @Test
   void aSessionThatCannotBeLoadedStartsFreshSeededWithTheSummaries() throws Exception {
     server.enqueue(text("Fresh start"));
-    RecordingTurnContext context = new RecordingTurnContext();
+    RecordingTurnContext context = new RecordingTurnContext(0);
 
     gemini.driver().run(new TurnRequest(1, 7, "web", project, "go on", "Task #7: Say hello",
         List.of("We renamed the greeting to salute."), "no-such-session", null, null, false), context);
@@ -331,8 +332,7 @@ class GeminiAcpTest {
     java.lang.management.MemoryMXBean memory = java.lang.management.ManagementFactory.getMemoryMXBean();
     long before = settledHeap(memory);
     int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    List<RecordingTurnContext> contexts = List.of(new RecordingTurnContext().lingerUntil(release), new RecordingTurnContext().lingerUntil(release));
+    List<RecordingTurnContext> contexts = List.of(new RecordingTurnContext(0).holdLinger(), new RecordingTurnContext(0).holdLinger());
     List<Thread> sessions = new ArrayList<>();
     server.enqueue(text("one"), text("two"));
     for (RecordingTurnContext context : contexts) {
@@ -346,12 +346,12 @@ class GeminiAcpTest {
       }));
     }
     for (RecordingTurnContext context : contexts) {
-      assertThat(context.lingering.await(TURN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      context.awaitDriverWaiting(TURN);
     }
     long during = settledHeap(memory);
     long cliKib = ProcessHandle.current().descendants().mapToLong(child -> Math.max(0, dev.roundhouse.drivers.process.AgentProcess.residentKib(child.pid()))).sum();
     int platformThreads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore;
-    release.countDown();
+    contexts.forEach(RecordingTurnContext::endLinger);
     for (Thread session : sessions) {
       session.join(TURN.toMillis());
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.turns.PermissionVerdict;
 import dev.roundhouse.hub.turns.TurnEvent;
@@ -29,7 +30,7 @@ class PromptTurnTest {
 
   @Test
   void aRecordedGeminiToolTurnMapsOntoTheTurnContract() throws IOException {
-    RecordingTurnContext context = new RecordingTurnContext().answer(PermissionVerdict.allow("allowed by the user"));
+    RecordingTurnContext context = new RecordingTurnContext(0).answer(PermissionVerdict.allow("allowed by the user"));
     PromptTurn turn = new PromptTurn(context);
     List<String> answers = new java.util.ArrayList<>();
     JsonNode result = null;
@@ -69,7 +70,7 @@ class PromptTurnTest {
 
   @Test
   void toolOutputStreamsAsDeltasAndAFailedCallIsAnError() {
-    RecordingTurnContext context = new RecordingTurnContext();
+    RecordingTurnContext context = new RecordingTurnContext(0);
     PromptTurn turn = new PromptTurn(context);
 
     turn.onUpdate(update("{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"tool_call\",\"toolCallId\":\"t1\",\"title\":\"npm test\",\"kind\":\"execute\",\"status\":\"in_progress\",\"rawInput\":{\"command\":\"npm test\"}}}"));
@@ -86,7 +87,7 @@ class PromptTurnTest {
 
   @Test
   void aPlanIsRecordedAsAChecklistAndThoughtsAndUnknownKindsAreNot() {
-    RecordingTurnContext context = new RecordingTurnContext();
+    RecordingTurnContext context = new RecordingTurnContext(0);
     PromptTurn turn = new PromptTurn(context);
 
     turn.onUpdate(update("{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"agent_thought_chunk\",\"content\":{\"type\":\"text\",\"text\":\"hmm\"}}}"));
@@ -104,7 +105,7 @@ class PromptTurnTest {
 
   @Test
   void aDeniedCallIsClosedWithAnErrorAndACallLeftOpenIsClosedAtTheEnd() {
-    RecordingTurnContext context = new RecordingTurnContext(); // nothing scripted: denied
+    RecordingTurnContext context = new RecordingTurnContext(0); // nothing scripted: denied
     PromptTurn turn = new PromptTurn(context);
     AcpSchema.RequestPermissionRequest request = AcpJson.convert(Json.read("{\"sessionId\":\"s\",\"toolCall\":{\"toolCallId\":\"t1\",\"title\":\"Write notes.txt\",\"kind\":\"edit\",\"status\":\"pending\"},"
         + "\"options\":[{\"optionId\":\"yes\",\"name\":\"Allow\",\"kind\":\"allow_once\"},{\"optionId\":\"no\",\"name\":\"Reject\",\"kind\":\"reject_once\"}]}", JsonNode.class),

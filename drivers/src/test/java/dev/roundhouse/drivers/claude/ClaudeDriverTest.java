@@ -3,11 +3,15 @@ package dev.roundhouse.drivers.claude;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.answer;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.failure;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.text;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.thinking;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionVerdict;
 import dev.roundhouse.hub.turns.TurnEvent;
@@ -103,6 +107,35 @@ class ClaudeDriverTest {
   }
 
   @Test
+  void thinkingIsAThoughtTheTaskToolsAPlanAndUsageSaysHowFullTheContextIs() throws Exception {
+    server.enqueue(
+        answer(thinking("Two steps: tests, then shipping."),
+            toolUse("toolu_c1", "TaskCreate", "{\"subject\": \"Write tests\", \"description\": \"the tests\", \"activeForm\": \"Writing tests\"}"),
+            toolUse("toolu_c2", "TaskCreate", "{\"subject\": \"Ship\", \"description\": \"ship it\", \"activeForm\": \"Shipping\"}")),
+        answer(toolUse("toolu_u1", "TaskUpdate", "{\"taskId\": \"1\", \"status\": \"in_progress\"}")),
+        answer(thinking("The plan is in place."), text("Planned.")));
+    // Claude Code 2.1.332 offers its to-do tools (TaskCreate, TaskUpdate, ...) only with this switch.
+    ClaudeSettings settings = OfflineClaude.settings(server, home, Duration.ofSeconds(8));
+    java.util.Map<String, String> env = new java.util.HashMap<>(settings.command().env());
+    env.put("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1");
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThat(finish(start(driver(settings.withCommand(new AgentCommand(settings.command().program(), List.of(), env))),
+        request("make a plan"), context))).isNull();
+
+    assertThat(context.permissionRequests()).as("the to-do tools need no permission").isEmpty();
+    assertThat(context.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text)
+        .containsExactly("Two steps: tests, then shipping.", "The plan is in place.");
+    assertThat(context.events(TurnEvent.ToolCall.class)).extracting(TurnEvent.ToolCall::tool).containsExactly("TaskCreate", "TaskCreate", "TaskUpdate");
+    assertThat(context.events(TurnEvent.Plan.class)).last().isEqualTo(new TurnEvent.Plan(List.of(
+        new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null))));
+    assertThat(context.shape()).startsWith("turn.session turn.thought turn.tool_call").endsWith("turn.thought turn.message turn.usage turn.result");
+    TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(0);
+    assertThat(usage.contextTokens()).as("the last request's input, as the fake API reports it").isEqualTo(100);
+    assertThat(usage.contextWindow()).as("modelUsage.<model>.contextWindow").isPositive();
+  }
+
+  @Test
   void anApprovedToolCallRunsAndItsResultIsReported() throws Exception {
     server.enqueue(
         answer(toolUse("toolu_write_1", "Write", "{\"file_path\": \"" + project.resolve("hello.txt") + "\", \"content\": \"hello\\n\"}")),
@@ -171,7 +204,7 @@ class ClaudeDriverTest {
   @Test
   void aLingeringSessionAnswersTheNextMessageInTheSameProcess() throws Exception {
     server.enqueue(answer("First answer."), answer("Second answer."));
-    RecordingTurnContext context = new RecordingTurnContext(1).thenSay("and now the second question");
+    RecordingTurnContext context = new RecordingTurnContext(1).thenMessages("and now the second question");
 
     assertThat(finish(start(driver(), request("first question"), context))).isNull();
 
@@ -190,7 +223,7 @@ class ClaudeDriverTest {
     server.enqueue(server.stall("This answer ", "never ends"));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = start(driver(), request("talk forever"), context);
-    context.await("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
+    context.awaitEvent("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
 
     long stopping = System.nanoTime();
     context.stop();
@@ -219,7 +252,7 @@ class ClaudeDriverTest {
         OfflineClaude.command(stubborn.toString(), server, home), Duration.ofSeconds(1), Duration.ofSeconds(5));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = start(driver(settings), request("hello"), context);
-    context.await("the session", Duration.ofSeconds(20), event -> event instanceof TurnEvent.SessionStarted);
+    context.awaitEvent("the session", Duration.ofSeconds(20), event -> event instanceof TurnEvent.SessionStarted);
 
     long stopping = System.nanoTime();
     context.stop();
@@ -322,30 +355,29 @@ class ClaudeDriverTest {
 
   @Test
   void theHubsMcpEndpointIsPassedWithTheTaskToken() throws Exception {
-    try (FakeMcpServer mcp = new FakeMcpServer("task-token-7")) {
+    try (LiveAgentEndpoint hub = LiveAgentEndpoint.open()) {
       server.enqueue(
-          answer(toolUse("toolu_mcp_1", "mcp__roundhouse__suggest_task", "{\"title\": \"Add a README\"}")),
+          answer(toolUse("toolu_mcp_1", "mcp__roundhouse__suggest_task", "{\"project\": \"web\", \"title\": \"Add a README\"}")),
           answer("I suggested it."));
       RecordingTurnContext context = new RecordingTurnContext(1)
-          .endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-7", 7))
+          .endpoint(hub.endpoint())
           .answer(PermissionVerdict.allow("allowed by the user"));
       List<Path> foldersBefore = turnFolders();
 
       assertThat(finish(start(driver(), request("suggest a task"), context))).isNull();
 
       assertThat(server.request(0).text()).contains("mcp__roundhouse__suggest_task");
-      assertThat(context.permissionRequests()).singleElement().satisfies(asked ->
-          assertThat(asked.description()).isEqualTo("Call tool suggest_task of MCP server roundhouse with {\"title\":\"Add a README\"}"));
-      assertThat(mcp.calls()).singleElement().satisfies(call -> {
-        assertThat(call.path("name").asText()).isEqualTo("suggest_task");
-        assertThat(call.at("/arguments/title").asText()).isEqualTo("Add a README");
-      });
-      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-7");
-      assertThat(context.events(TurnEvent.ToolResult.class).get(0).output()).isEqualTo("suggested task #12: Add a README");
+      assertThat(context.permissionRequests()).singleElement().satisfies(asked -> assertThat(asked.description())
+          .isEqualTo("Call tool suggest_task of MCP server roundhouse with {\"project\":\"web\",\"title\":\"Add a README\"}"));
+      // The call reached the hub with the task token: the suggestion is the task's agent's.
+      JsonNode suggestion = hub.taskTitled("Add a README");
+      assertThat(suggestion.path("suggested").asBoolean()).isTrue();
+      assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + hub.task());
+      assertThat(context.events(TurnEvent.ToolResult.class).get(0).output())
+          .contains("suggest_task filed task " + suggestion.path("id").asLong() + " 'Add a README'");
       assertThat(turnFolders()).as("the folder with the token is deleted").containsExactlyInAnyOrderElementsOf(foldersBefore);
     }
   }
-
 
   @Test
   void askUserQuestionBecomesAQuestionForTheUser() throws Exception {
@@ -353,12 +385,12 @@ class ClaudeDriverTest {
         + "\"options\": [{\"label\": \"SQLite\", \"description\": \"embedded\"}, {\"label\": \"Postgres\", \"description\": \"a server\"}]}]}";
     server.enqueue(answer(toolUse("toolu_ask_1", "AskUserQuestion", questions)), answer("SQLite it is."),
         answer(toolUse("toolu_ask_2", "AskUserQuestion", questions)), answer("No answer, then."));
-    RecordingTurnContext context = new RecordingTurnContext(1).reply("SQLite").thenSay("ask again");
+    RecordingTurnContext context = new RecordingTurnContext(1).reply("SQLite").thenMessages("ask again");
 
     assertThat(finish(start(driver(), request("pick a database"), context))).isNull();
 
     assertThat(context.permissionRequests()).as("a question is not a permission").isEmpty();
-    assertThat(context.questions()).containsExactly("DB: Which database? [SQLite, Postgres]", "DB: Which database? [SQLite, Postgres]");
+    assertThat(context.questionsWithOptions()).containsExactly("DB: Which database? [SQLite, Postgres]", "DB: Which database? [SQLite, Postgres]");
     List<TurnEvent.ToolResult> results = context.events(TurnEvent.ToolResult.class);
     assertThat(results.get(0).output()).contains("\"Which database?\"=\"SQLite\"");
     assertThat(results.get(0).isError()).isFalse();

@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.turns.RunnerSettings;
+import dev.roundhouse.mcpserver.McpServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +41,9 @@ class ClaudeHubTest {
   void setUp() {
     ClaudeDriver driver = new ClaudeDriver(
         OfflineClaude.settings(server, home, Duration.ofSeconds(8)), OfflineClaude.hubEnvironment(), ClaudeSession.EmitObserver.NONE);
-    hub = TestHub.withDrivers(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))), List.of(driver));
+    // As `roundhouse serve` runs it: the hub's server also serves MCP, so turns get a task-scoped endpoint.
+    hub = TestHub.withDriversAndMounts(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))),
+        List.of(driver), h -> List.of(McpServers.streamableHttp(h)));
     http = hub.http();
     events = new EventRecorder(hub.hub());
     project = Path.of(hub.folder("web"));
@@ -157,41 +161,31 @@ class ClaudeHubTest {
   }
 
   /**
-   * The runner's task-scoped endpoint reaches the agent: opened for this task, used with its token, revoked
-   * when the turn ends. (Pending: the same through the hub's own {@code /mcp} with {@code suggest_task}
-   * landing on the board as {@code agent:<task>}, once the MCP face hands out agent tokens.)
+   * The agent calls the hub's own MCP tool for real: Claude Code, given the hub's {@code /mcp} and its task
+   * token, lists the hub's tools, asks the gate before {@code suggest_task} (a decision the user allows), and
+   * the call files a suggestion on the board as {@code agent:<task>}.
    */
   @Test
-  void theRunnersAgentEndpointReachesTheAgentAndIsRevokedAfterTheTurn() {
-    try (FakeMcpServer mcp = new FakeMcpServer("task-token-" + task)) {
-      List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
-      List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
-      hub.hub().runner().useAgentEndpoints(new dev.roundhouse.hub.turns.AgentEndpoints() {
-        @Override
-        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> open(long taskId) {
-          opened.add("task " + taskId);
-          return java.util.Optional.of(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), "task-token-" + taskId, taskId));
-        }
+  void theAgentCallsSuggestTaskAndItLandsOnTheBoardAsTheTasksAgent() {
+    server.enqueue(
+        answer(toolUse("toolu_m1", "mcp__roundhouse__suggest_task", "{\"project\": \"web\", \"title\": \"Write the README\"}")),
+        answer("Suggested."));
 
-        @Override
-        public void close(dev.roundhouse.hub.turns.AgentEndpoint endpoint) {
-          closed.add("task " + endpoint.taskId());
-        }
-      });
-      server.enqueue(answer(toolUse("toolu_m1", "mcp__roundhouse__suggest_task", "{\"title\": \"Write the README\"}")), answer("Suggested."));
+    http.op("turn_start", map("task", task, "message", "suggest a follow-up task"));
+    Event requested = await("turn.permission_requested");
+    assertThat(requested.data().get("tool").asText()).isEqualTo("mcp__roundhouse__suggest_task");
+    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("completed");
 
-      http.op("turn_start", map("task", task, "message", "suggest a follow-up task"));
-      Event requested = await("turn.permission_requested");
-      assertThat(requested.data().get("tool").asText()).isEqualTo("mcp__roundhouse__suggest_task");
-      http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
-      assertThat(await("turn.ended").data().get("status").asText()).isEqualTo("completed");
-
-      assertThat(opened).containsExactly("task " + task);
-      assertThat(closed).containsExactly("task " + task);
-      assertThat(mcp.authorizations()).isNotEmpty().containsOnly("Bearer task-token-" + task);
-      assertThat(mcp.calls()).singleElement().satisfies(call -> assertThat(call.at("/arguments/title").asText()).isEqualTo("Write the README"));
-      assertThat(http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("output")).contains("suggested task #12: Write the README");
-    }
+    assertThat(server.request(0).text()).as("the hub's tools reached the model").contains("mcp__roundhouse__suggest_task");
+    JsonNode suggestion = http.op("task_list", map("project", "web")).findParents("title").stream()
+        .filter(card -> card.path("title").asText().equals("Write the README")).findFirst().orElseThrow();
+    assertThat(suggestion.path("suggested").asBoolean()).isTrue();
+    assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + task);
+    Event created = events.find("the suggestion's task.created", LONG,
+        event -> event.type().equals("task.created") && Long.valueOf(suggestion.path("id").asLong()).equals(event.taskId()));
+    assertThat(created.actor()).isEqualTo(Actor.agent(task));
+    assertThat(http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("output"))
+        .anySatisfy(output -> assertThat(output).contains("suggest_task filed task " + suggestion.path("id").asLong() + " 'Write the README'"));
   }
-
 }

@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A fake Anthropic Messages API on 127.0.0.1 (a free port) for the real {@code claude} CLI: each {@code
  * POST /v1/messages} is answered with the next scripted {@link Reply}, streamed as the API streams
- * ({@code message_start}, {@code content_block_start/delta/stop} for text and for {@code tool_use} with
- * {@code input_json_delta}, {@code message_delta} with usage and stop reason, {@code message_stop}), or with
+ * ({@code message_start}, {@code content_block_start/delta/stop} for text, for {@code thinking} and for {@code
+ * tool_use} with {@code input_json_delta}, {@code message_delta} with usage and stop reason, {@code message_stop}), or with
  * an error response. It records every request, accepts any role in {@code messages} (the CLI sends a
  * {@code system} entry), and answers a request with nothing scripted with a 400 that names it, so a test
  * that scripted too little fails loudly.
@@ -172,12 +172,19 @@ final class FakeAnthropicServer implements AutoCloseable {
   /** A tool_use block whose input JSON streams in two {@code input_json_delta} fragments. */
   record ToolUse(String id, String name, String inputJson) implements Block {}
 
+  /** A thinking block: its text in one {@code thinking_delta}, then a {@code signature_delta}. */
+  record Thinking(String text) implements Block {}
+
   static Block text(String... chunks) {
     return new Text(List.of(chunks));
   }
 
   static Block toolUse(String id, String name, String inputJson) {
     return new ToolUse(id, name, inputJson);
+  }
+
+  static Block thinking(String text) {
+    return new Thinking(text);
   }
 
   /** A streamed answer with these blocks; the stop reason is {@code tool_use} when one is a tool use. */
@@ -256,6 +263,12 @@ final class FakeAnthropicServer implements AutoCloseable {
           int half = tool.inputJson().length() / 2;
           out.event("content_block_delta", delta(index, "input_json_delta", "partial_json", tool.inputJson().substring(0, half)));
           out.event("content_block_delta", delta(index, "input_json_delta", "partial_json", tool.inputJson().substring(half)));
+        }
+        case Thinking thinking -> {
+          blockStart.putObject("content_block").put("type", "thinking").put("thinking", "").put("signature", "");
+          out.event("content_block_start", blockStart);
+          out.event("content_block_delta", delta(index, "thinking_delta", "thinking", thinking.text()));
+          out.event("content_block_delta", delta(index, "signature_delta", "signature", "sig_fake"));
         }
       }
       if (!finish && index == blocks.size() - 1) {

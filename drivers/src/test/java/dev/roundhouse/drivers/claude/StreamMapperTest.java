@@ -84,7 +84,8 @@ class StreamMapperTest {
         .isEqualTo(new TurnEvent.SessionStarted("f9f54ffb-7522-4543-8401-7c1798c0df3c", "claude-opus-5-5"));
     assertThat(sink.events(TurnEvent.TextDelta.class)).extracting(TurnEvent.TextDelta::text).containsExactly("hi from ", "fake mod", "el");
     assertThat(sink.events(TurnEvent.AssistantMessage.class).get(0).text()).isEqualTo("hi from fake model");
-    assertThat(sink.events(TurnEvent.Usage.class).get(0)).isEqualTo(new TurnEvent.Usage(100, 20, 0.0008, false));
+    // The context: the last request's 100 input tokens of the model's 1,000,000-token window (modelUsage).
+    assertThat(sink.events(TurnEvent.Usage.class).get(0)).isEqualTo(new TurnEvent.Usage(100, 20, 0.0008, false, 100L, 1_000_000L));
     assertThat(sink.events(TurnEvent.Result.class).get(0)).isEqualTo(new TurnEvent.Result("end_turn", "hi from fake model"));
     assertThat(sink.endings).singleElement().satisfies(ending -> assertThat(ending.failed()).isFalse());
   }
@@ -189,5 +190,89 @@ class StreamMapperTest {
 
     assertThat(sink.events).isEmpty();
     assertThat(sink.unsupported).containsExactly("r9 hook_callback");
+  }
+
+  @Test
+  void thinkingBlocksAreThoughtsAndTheTaskToolsMakeThePlan() {
+    Recording sink = replay("16-thinking-and-tasks");
+
+    assertThat(sink.shape()).isEqualTo("turn.session turn.thought turn.tool_call turn.tool_call turn.tool_result turn.plan "
+        + "turn.tool_result turn.plan turn.tool_call turn.tool_result turn.plan turn.thought turn.message turn.usage turn.result");
+    assertThat(sink.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text)
+        .containsExactly("Two steps: tests, then shipping.", "The plan is in place.");
+    assertThat(sink.events(TurnEvent.ToolCall.class)).extracting(TurnEvent.ToolCall::tool).containsExactly("TaskCreate", "TaskCreate", "TaskUpdate");
+    assertThat(sink.events(TurnEvent.Plan.class)).extracting(TurnEvent.Plan::entries).containsExactly(
+        List.of(new TurnEvent.PlanEntry("Write tests", "pending", null)),
+        List.of(new TurnEvent.PlanEntry("Write tests", "pending", null), new TurnEvent.PlanEntry("Ship", "pending", null)),
+        List.of(new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null)));
+    TurnEvent.Usage usage = sink.events(TurnEvent.Usage.class).get(0);
+    assertThat(usage.inputTokens()).as("all three requests").isEqualTo(303);
+    assertThat(usage.contextTokens()).as("the last request's input").isEqualTo(102);
+    assertThat(usage.contextWindow()).isEqualTo(1_000_000);
+  }
+
+  @Test
+  void aPlanningCallTheCliRefusesChangesNoPlan() {
+    Recording sink = replay("17-thinking-todowrite-disabled");
+
+    assertThat(sink.events(TurnEvent.ToolCall.class)).extracting(TurnEvent.ToolCall::tool).containsExactly("TodoWrite");
+    assertThat(sink.events(TurnEvent.ToolResult.class).get(0).isError()).isTrue();
+    assertThat(sink.events(TurnEvent.Plan.class)).isEmpty();
+    assertThat(sink.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text).containsExactly("The user wants a plan.", "Now answer.");
+  }
+
+  @Test
+  void todoWriteReplacesTheWholePlan() {
+    // Claude Code 2.1.332 refuses TodoWrite (see 17-...); older CLIs accept it: these lines have their shape.
+    Recording sink = feed(
+        todoWrite("toolu_1", "{\"content\":\"Read the code\",\"status\":\"completed\",\"priority\":\"high\"},"
+            + "{\"content\":\"Fix the bug\",\"status\":\"in_progress\",\"activeForm\":\"Fixing\"}"),
+        toolResult("toolu_1", false),
+        todoWrite("toolu_2", "{\"content\":\"Fix the bug\",\"status\":\"completed\"}"),
+        toolResult("toolu_2", false));
+
+    assertThat(sink.shape()).isEqualTo("turn.tool_call turn.tool_result turn.plan turn.tool_call turn.tool_result turn.plan");
+    assertThat(sink.events(TurnEvent.Plan.class)).extracting(TurnEvent.Plan::entries).containsExactly(
+        List.of(new TurnEvent.PlanEntry("Read the code", "completed", "high"), new TurnEvent.PlanEntry("Fix the bug", "in_progress", "medium")),
+        List.of(new TurnEvent.PlanEntry("Fix the bug", "completed", "medium")));
+  }
+
+  @Test
+  void aSubagentsThinkingAndPlanAreNotTheAgents() {
+    Recording sink = feed(
+        "{\"type\":\"assistant\",\"parent_tool_use_id\":\"toolu_task\",\"message\":{\"content\":["
+            + "{\"type\":\"thinking\",\"thinking\":\"the subagent muses\"},"
+            + "{\"type\":\"tool_use\",\"id\":\"toolu_s\",\"name\":\"TodoWrite\",\"input\":{\"todos\":[{\"content\":\"x\",\"status\":\"pending\"}]}}],"
+            + "\"usage\":{\"input_tokens\":5000}}}",
+        "{\"type\":\"user\",\"parent_tool_use_id\":\"toolu_task\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_s\",\"content\":\"ok\"}]}}",
+        "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"usage\":{\"input_tokens\":5000,\"output_tokens\":3}}");
+
+    assertThat(sink.shape()).isEqualTo("turn.tool_call turn.tool_result turn.usage turn.result");
+    assertThat(sink.events(TurnEvent.Usage.class).get(0).contextTokens()).as("a subagent's context is its own").isNull();
+    assertThat(sink.events(TurnEvent.Usage.class).get(0).contextWindow()).as("no modelUsage, no window").isNull();
+  }
+
+  @Test
+  void theContextWindowIsTheSessionModels() {
+    Recording sink = feed(
+        "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s1\",\"model\":\"claude-sonnet-9\"}",
+        "{\"type\":\"assistant\",\"parent_tool_use_id\":null,\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+            + "\"usage\":{\"input_tokens\":7,\"cache_read_input_tokens\":4000,\"cache_creation_input_tokens\":300}}}",
+        "{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"hi\",\"usage\":{\"input_tokens\":7,\"output_tokens\":3},"
+            + "\"modelUsage\":{\"claude-haiku-9\":{\"contextWindow\":2000000},\"claude-sonnet-9\":{\"contextWindow\":200000}}}");
+
+    TurnEvent.Usage usage = sink.events(TurnEvent.Usage.class).get(0);
+    assertThat(usage.contextTokens()).as("input, cache reads and cache writes").isEqualTo(4307);
+    assertThat(usage.contextWindow()).isEqualTo(200_000);
+  }
+
+  private static String todoWrite(String id, String todos) {
+    return "{\"type\":\"assistant\",\"parent_tool_use_id\":null,\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"" + id
+        + "\",\"name\":\"TodoWrite\",\"input\":{\"todos\":[" + todos + "]}}]}}";
+  }
+
+  private static String toolResult(String id, boolean isError) {
+    return "{\"type\":\"user\",\"parent_tool_use_id\":null,\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\""
+        + id + "\",\"content\":\"Todos have been modified successfully\",\"is_error\":" + isError + "}]}}";
   }
 }

@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionRequest;
 import dev.roundhouse.hub.turns.PermissionVerdict;
@@ -76,8 +78,8 @@ class CodexDriverTest {
 
     driver().run(request("say hi"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result");
-    assertThat(context.text()).isEqualTo("Hello from the fake.");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.message turn.usage turn.result");
+    assertThat(context.streamedText()).isEqualTo("Hello from the fake.");
     TurnEvent.SessionStarted session = context.events(TurnEvent.SessionStarted.class).get(0);
     assertThat(session.sessionId()).matches("[0-9a-f-]{36}");
     assertThat(session.model()).isEqualTo(CodexHome.MODEL);
@@ -94,13 +96,36 @@ class CodexDriverTest {
   }
 
   @Test
+  void reasoningIsAThoughtUpdatePlanIsThePlanAndUsageSaysHowFullTheContextIs() throws Exception {
+    server.enqueue(
+        FakeResponsesServer.reasonThenPlan("Two steps: tests, then shipping.", "call_p",
+            "{\"explanation\": \"start with tests\", \"plan\": [{\"step\": \"Write tests\", \"status\": \"in_progress\"}, {\"step\": \"Ship\", \"status\": \"pending\"}]}"),
+        text("Planned."));
+    // Codex 0.171.0 offers its plan tool (update_plan) only when the user's config turns it on.
+    Files.writeString(world.codexHome().resolve("config.toml"), "\n[tools.update_plan]\nenabled = true\n", java.nio.file.StandardOpenOption.APPEND);
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    driver().run(request("make a plan"), context);
+
+    assertThat(context.events(TurnEvent.Thought.class)).extracting(TurnEvent.Thought::text).containsExactly("Two steps: tests, then shipping.");
+    assertThat(context.events(TurnEvent.Plan.class)).containsExactly(new TurnEvent.Plan(List.of(
+        new TurnEvent.PlanEntry("Write tests", "in_progress", null), new TurnEvent.PlanEntry("Ship", "pending", null))));
+    assertThat(context.permissionRequests()).as("a plan needs no permission").isEmpty();
+    assertThat(context.shapeWithoutDeltas()).startsWith("turn.session turn.thought").contains("turn.plan").endsWith("turn.message turn.usage turn.result");
+    TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(1);
+    assertThat(usage.contextTokens()).as("the last call's input").isEqualTo(FakeResponsesServer.INPUT_TOKENS);
+    assertThat(usage.contextWindow()).as("Codex's modelContextWindow for the model").isPositive();
+    assertThat(server.request(1).toString()).as("the plan tool's output went back to the model").contains("call_p");
+  }
+
+  @Test
   void anApprovedCommandRunsAndItsOutputIsReported() throws Exception {
     server.enqueue(shell("call_1", "echo made-by-codex > made.txt; cat made.txt"), text("Done."));
     RecordingTurnContext context = new RecordingTurnContext(1).answer(PermissionVerdict.allow("allowed by test"));
 
     driver().run(request("make a file"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.tool_call turn.tool_result turn.usage turn.message turn.usage turn.result");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.tool_call turn.tool_result turn.usage turn.message turn.usage turn.result");
     PermissionRequest asked = context.permissionRequests().get(0);
     assertThat(asked.tool()).isEqualTo("shell");
     assertThat(asked.command()).isEqualTo("echo made-by-codex > made.txt; cat made.txt");
@@ -123,7 +148,7 @@ class CodexDriverTest {
 
     driver().run(request("make a file"), context);
 
-    assertThat(context.shape()).isEqualTo(
+    assertThat(context.shapeWithoutDeltas()).isEqualTo(
         "turn.session turn.tool_call turn.permission_denied turn.tool_result turn.usage turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(
         new TurnEvent.ToolResult("call_1", "declined: the command did not run", true));
@@ -161,7 +186,7 @@ class CodexDriverTest {
     assertThat(outcome.get(15, TimeUnit.SECONDS)).isInstanceOf(TurnStoppedException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-    assertThat(context.shape()).doesNotContain("turn.result");
+    assertThat(context.shapeWithoutDeltas()).doesNotContain("turn.result");
   }
 
   @Test
@@ -202,7 +227,7 @@ class CodexDriverTest {
     assertThatThrownBy(() -> driver().run(request("hi"), context))
         .isInstanceOf(RoundhouseException.class)
         .hasMessage("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed: The model 'gpt-5.5' does not exist for this key");
-    assertThat(context.shape()).isEqualTo("turn.session");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session");
   }
 
   @Test
@@ -236,7 +261,7 @@ class CodexDriverTest {
 
     driver().run(request("once"), context);
 
-    assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.Result.class)).extracting(TurnEvent.Result::text).containsExactly("One.", "Two.");
     assertThat(processes).hasSize(1);
     assertThat(server.request(1).path("input").toString()).contains("once").contains("One.").contains("and again");
@@ -253,10 +278,10 @@ class CodexDriverTest {
 
   @Test
   void theHubsMcpServerIsConfiguredForTheThreadWithTheTokenOutOfArgv() throws Exception {
-    String token = "task-token-" + System.nanoTime();
-    try (FakeMcpServer mcp = new FakeMcpServer(token)) {
-      server.enqueue(FakeResponsesServer.mcpCall("call_m", "roundhouse", "suggest_task", "{\"title\":\"Write the docs\"}"), text("Suggested."));
-      RecordingTurnContext context = new RecordingTurnContext(1).endpoint(new dev.roundhouse.hub.turns.AgentEndpoint(mcp.url(), token, 7));
+    try (LiveAgentEndpoint hub = LiveAgentEndpoint.open()) {
+      String token = hub.endpoint().bearerToken();
+      server.enqueue(FakeResponsesServer.mcpCall("call_m", "roundhouse", "suggest_task", "{\"project\":\"web\",\"title\":\"Write the docs\"}"), text("Suggested."));
+      RecordingTurnContext context = new RecordingTurnContext(1).endpoint(hub.endpoint());
       List<String> commandLines = new CopyOnWriteArrayList<>();
       CodexDriver driver = new CodexDriver(world.settings(), new CodexDriver.Tuning(
           dev.roundhouse.drivers.process.ChildEnvironment::fromHub, PriceTable.DEFAULT, new CodexDriver.Observer() {
@@ -271,12 +296,17 @@ class CodexDriverTest {
 
       driver.run(request("suggest a task"), context);
 
-      assertThat(mcp.calls()).hasSize(1);
-      assertThat(mcp.calls().get(0).path("arguments")).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"title\":\"Write the docs\"}"));
-      assertThat(mcp.authorizations()).allMatch(("Bearer " + token)::equals);
+      // The call reached the hub with the task token: the suggestion is the task's agent's.
+      JsonNode suggestion = hub.taskTitled("Write the docs");
+      assertThat(suggestion.path("suggested").asBoolean()).isTrue();
+      assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + hub.task());
       TurnEvent.ToolCall call = context.events(TurnEvent.ToolCall.class).get(0);
       assertThat(call.tool()).isEqualTo("suggest_task");
-      assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(new TurnEvent.ToolResult("call_m", "suggested task 42", false));
+      assertThat(call.input()).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"project\":\"web\",\"title\":\"Write the docs\"}"));
+      TurnEvent.ToolResult result = context.events(TurnEvent.ToolResult.class).get(0);
+      assertThat(result.callId()).isEqualTo("call_m");
+      assertThat(result.isError()).isFalse();
+      assertThat(result.output()).contains("suggest_task filed task " + suggestion.path("id").asLong() + " 'Write the docs'");
       // The hub's tools need no approval from Codex: the hub applies its actor rules itself.
       assertThat(context.permissionRequests()).isEmpty();
       assertThat(commandLines).isNotEmpty().noneMatch(line -> line.contains(token));

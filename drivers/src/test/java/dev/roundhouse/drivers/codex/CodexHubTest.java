@@ -14,6 +14,7 @@ import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.turns.RunnerSettings;
+import dev.roundhouse.mcpserver.McpServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,9 @@ class CodexHubTest {
         processes.add(app.pid());
       }
     }));
-    hub = TestHub.withDrivers(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))), List.of(driver));
+    // As `roundhouse serve` runs it: the hub's server also serves MCP, so turns get a task-scoped endpoint.
+    hub = TestHub.withDriversAndMounts(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))),
+        List.of(driver), h -> List.of(McpServers.streamableHttp(h)));
     http = hub.http();
     events = new EventRecorder(hub.hub());
     http.op("project_create", map("name", "web", "path", world.project().toString(), "default_agent", "codex"));
@@ -134,15 +137,14 @@ class CodexHubTest {
   }
 
   /**
-   * Pending: needs the MCP face to hand out task-scoped agent endpoints ({@code TurnRunner.useAgentEndpoints}
-   * registered by the MCP mount, with the agents' tools such as {@code suggest_task}), which is not on main
-   * yet. The driver's half is proven by {@code CodexDriverTest.theHubsMcpServerIsConfiguredForTheThreadWithTheTokenOutOfArgv}
-   * against a fake MCP server. Once it lands: start this hub with the MCP mount and enable the test.
+   * The agent calls the hub's own MCP tool for real: Codex, given the hub's {@code /mcp} for the thread (the
+   * task token in its environment), calls {@code suggest_task} without asking (the hub applies its actor
+   * rules), and the suggestion lands on the board as {@code agent:<task>}.
    */
   @Test
-  @org.junit.jupiter.api.Disabled("pending: the MCP face's task-scoped agent endpoints and suggest_task are not on main yet")
   void theAgentCallsSuggestTaskAndItLandsOnTheBoardAsTheTasksAgent() {
-    server.enqueue(FakeResponsesServer.mcpCall("call_s", CodexSession.HUB_SERVER, "suggest_task", "{\"title\": \"Write the release notes\"}"),
+    server.enqueue(FakeResponsesServer.mcpCall("call_s", CodexSession.HUB_SERVER, "suggest_task",
+            "{\"project\": \"web\", \"title\": \"Write the release notes\"}"),
         text("I suggested it."));
 
     http.op("turn_start", map("task", task, "message", "suggest a follow-up task", "driver", "codex"));
@@ -150,10 +152,22 @@ class CodexHubTest {
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     JsonNode suggested = http.op("task_list", map("project", "web")).findParents("title").stream()
-        .filter(t -> t.path("title").asText().equals("Write the release notes")).findFirst().orElseThrow();
+        .filter(t -> t.path("title").asText().equals("Write the release notes")).findFirst()
+        .orElseThrow(() -> new AssertionError("no suggestion on the board; the transcript: " + http.op("task_transcript", map("task", task))));
     assertThat(suggested.path("suggested").asBoolean()).isTrue();
+    assertThat(suggested.path("created_by").asText()).isEqualTo("agent:" + task);
     Event created = events.find("the suggested task's creation", Duration.ofSeconds(5),
-        e -> e.type().startsWith("task.") && e.data().toString().contains("Write the release notes"));
+        e -> e.type().equals("task.created") && Long.valueOf(suggested.path("id").asLong()).equals(e.taskId()));
     assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.Actor.agent(task));
+    List<JsonNode> results = new ArrayList<>();
+    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> {
+      if (entry.path("type").asText().equals("turn.tool_result")) {
+        results.add(entry.path("data"));
+      }
+    });
+    assertThat(results).hasSize(1);
+    JsonNode result = results.get(0);
+    assertThat(result.path("output").asText()).contains("suggest_task filed task " + suggested.path("id").asLong() + " 'Write the release notes'");
+    assertThat(result.path("is_error").asBoolean()).isFalse();
   }
 }

@@ -65,10 +65,14 @@ final class FakeResponsesServer implements AutoCloseable {
     }
 
     void item(ObjectNode item) throws IOException {
-      ObjectNode added = Json.mapper().createObjectNode().put("output_index", 0);
+      item(item, 0);
+    }
+
+    void item(ObjectNode item, int outputIndex) throws IOException {
+      ObjectNode added = Json.mapper().createObjectNode().put("output_index", outputIndex);
       added.set("item", item);
       event("response.output_item.added", added);
-      ObjectNode done = Json.mapper().createObjectNode().put("output_index", 0);
+      ObjectNode done = Json.mapper().createObjectNode().put("output_index", outputIndex);
       done.set("item", item);
       event("response.output_item.done", done);
     }
@@ -192,6 +196,34 @@ final class FakeResponsesServer implements AutoCloseable {
     return (exchange, stream) -> {
       stream.created();
       stream.item(functionCall(callId, null, "exec_command", Json.write(Json.mapper().createObjectNode().put("cmd", command))));
+      stream.completed();
+    };
+  }
+
+  /**
+   * The model reasons (a {@code reasoning} item whose summary is {@code summary}, streamed as a summary part
+   * and its text delta), then calls Codex's {@code update_plan} tool with {@code planJson} (its arguments:
+   * {@code {explanation?, plan: [{step, status}]}}).
+   */
+  static Reply reasonThenPlan(String summary, String callId, String planJson) {
+    return (exchange, stream) -> {
+      stream.created();
+      String id = "rs_" + callId;
+      ObjectNode reasoning = Json.mapper().createObjectNode().put("type", "reasoning").put("id", id);
+      reasoning.putArray("summary");
+      ObjectNode added = Json.mapper().createObjectNode().put("output_index", 0);
+      added.set("item", reasoning);
+      stream.event("response.output_item.added", added);
+      stream.event("response.reasoning_summary_part.added", Json.mapper().createObjectNode()
+          .put("item_id", id).put("output_index", 0).put("summary_index", 0));
+      stream.event("response.reasoning_summary_text.delta", Json.mapper().createObjectNode()
+          .put("item_id", id).put("output_index", 0).put("summary_index", 0).put("delta", summary));
+      ObjectNode done = reasoning.deepCopy();
+      done.putArray("summary").addObject().put("type", "summary_text").put("text", summary);
+      ObjectNode finished = Json.mapper().createObjectNode().put("output_index", 0);
+      finished.set("item", done);
+      stream.event("response.output_item.done", finished);
+      stream.item(functionCall(callId, null, "update_plan", planJson), 1);
       stream.completed();
     };
   }

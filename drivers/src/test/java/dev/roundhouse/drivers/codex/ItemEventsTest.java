@@ -94,6 +94,50 @@ class ItemEventsTest {
   }
 
   @Test
+  void usageSaysHowFullTheContextIsWhenCodexNamesTheWindow() throws IOException {
+    ItemEvents items = new ItemEvents("roundhouse", PriceTable.DEFAULT);
+    items.model("gpt-5.5");
+
+    TurnEvent.Usage usage = replay("appserver-text.jsonl", items).stream()
+        .filter(TurnEvent.Usage.class::isInstance).map(TurnEvent.Usage.class::cast).findFirst().orElseThrow();
+
+    assertThat(usage.contextTokens()).as("last.inputTokens").isEqualTo(42);
+    assertThat(usage.contextWindow()).as("modelContextWindow").isEqualTo(258_400);
+  }
+
+  @Test
+  void aReasoningItemIsAThoughtOfItsSummaryElseItsText() {
+    ItemEvents items = new ItemEvents("roundhouse", PriceTable.DEFAULT);
+
+    assertThat(items.map("item/completed", Json.read("""
+        {"threadId": "th", "turnId": "t1", "item": {"type": "reasoning", "id": "rs_1",
+          "summary": ["**Planning** the change", "Tests first."], "content": ["raw chain"]}}
+        """, JsonNode.class))).containsExactly(new TurnEvent.Thought("**Planning** the change\n\nTests first."));
+    assertThat(items.map("item/completed", Json.read("""
+        {"threadId": "th", "turnId": "t1", "item": {"type": "reasoning", "id": "rs_2", "summary": [], "content": ["open weights think aloud"]}}
+        """, JsonNode.class))).containsExactly(new TurnEvent.Thought("open weights think aloud"));
+    assertThat(items.map("item/completed", Json.read("""
+        {"threadId": "th", "turnId": "t1", "item": {"type": "reasoning", "id": "rs_3", "summary": [], "content": []}}
+        """, JsonNode.class))).as("encrypted reasoning shows nothing").isEmpty();
+  }
+
+  @Test
+  void aPlanUpdateOfTheCurrentTurnIsThePlan() {
+    ItemEvents items = new ItemEvents("roundhouse", PriceTable.DEFAULT);
+    items.turnStarted("t2");
+    String update = """
+        {"threadId": "th", "turnId": "%s", "explanation": "tests first",
+         "plan": [{"step": "Write tests", "status": "completed"}, {"step": "Fix it", "status": "inProgress"}, {"step": "Ship", "status": "pending"}]}
+        """;
+
+    assertThat(items.map("turn/plan/updated", Json.read(update.formatted("t1"), JsonNode.class))).as("another turn's").isEmpty();
+    assertThat(items.map("turn/plan/updated", Json.read(update.formatted("t2"), JsonNode.class))).containsExactly(new TurnEvent.Plan(List.of(
+        new TurnEvent.PlanEntry("Write tests", "completed", null),
+        new TurnEvent.PlanEntry("Fix it", "in_progress", null),
+        new TurnEvent.PlanEntry("Ship", "pending", null))));
+  }
+
+  @Test
   void mcpToolsOfTheHubKeepTheirNamesAndOthersArePrefixed() {
     ItemEvents items = new ItemEvents("roundhouse", PriceTable.DEFAULT);
 

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.ops.OperationAnnotations;

@@ -3,6 +3,7 @@ package dev.roundhouse.drivers.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.turns.PermissionRequest;
 import dev.roundhouse.hub.turns.PermissionVerdict;

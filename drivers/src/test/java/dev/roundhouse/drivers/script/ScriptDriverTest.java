@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.DriverCapabilities;
 import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.TurnEvent;
 import dev.roundhouse.hub.turns.TurnEvent.AssistantMessage;
 import dev.roundhouse.hub.turns.TurnEvent.PermissionDenied;
 import dev.roundhouse.hub.turns.TurnEvent.Result;
@@ -18,6 +18,7 @@ import dev.roundhouse.hub.turns.TurnEvent.ToolCall;
 import dev.roundhouse.hub.turns.TurnEvent.ToolOutputDelta;
 import dev.roundhouse.hub.turns.TurnEvent.ToolResult;
 import dev.roundhouse.hub.turns.TurnEvent.Usage;
+import dev.roundhouse.hub.turns.TurnEvent;
 import dev.roundhouse.hub.turns.TurnRequest;
 import dev.roundhouse.hub.turns.TurnStoppedException;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ class ScriptDriverTest {
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
   private final ScriptDriver driver = new ScriptDriver();
-  private final RecordingTurnContext context = new RecordingTurnContext(TURN);
+  // As a hub turn lingers: awaitNextMessage waits for a message, the end of the linger, or a stop.
+  private final RecordingTurnContext context = new RecordingTurnContext(TURN).holdLinger();
   private final List<Thread> turnThreads = new ArrayList<>();
 
   @AfterEach
@@ -192,7 +194,7 @@ class ScriptDriverTest {
 
   @Test
   void theUsersAnswerIsTheQuestionsResultAndFillsLaterText() throws Exception {
-    context.answer("sqlite");
+    context.reply("sqlite");
 
     run(
         """
@@ -212,7 +214,7 @@ class ScriptDriverTest {
 
   @Test
   void anUnansweredQuestionSaysSo() throws Exception {
-    context.noAnswer();
+    context.noReply();
 
     run("{\"steps\": [{\"ask_user\": \"Name?\"}, {\"message\": \"Got: {{answer}}\"}]}");
 
