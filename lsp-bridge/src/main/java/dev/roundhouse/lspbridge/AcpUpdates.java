@@ -179,6 +179,8 @@ final class AcpUpdates {
         case "deny" -> entry.put("name", "Deny").put("kind", "reject_once");
         case "adopt" -> entry.put("name", "Adopt the changed settings").put("kind", "allow_once");
         case "decline" -> entry.put("name", "Decline (the turn does not run)").put("kind", "reject_once");
+        case "approve" -> entry.put("name", "Approve").put("kind", "allow_once"); // a calendar proposal
+        case "reject" -> entry.put("name", "Reject").put("kind", "reject_once");
         default -> entry.put("name", answer).put("kind", "allow_once"); // a question's option
       }
     }
@@ -201,6 +203,9 @@ final class AcpUpdates {
       }
     } else {
       toolCall.put("kind", kind.equals("settings_drift") ? "switch_mode" : "other");
+      if (!request.isMissingNode() && !request.isNull()) {
+        toolCall.set("rawInput", request); // a calendar proposal's change (before/after), for a client to render
+      }
     }
     if (!message.isBlank() && !message.equals(title)) {
       toolCall.set("content", textContent(message));
