@@ -41,7 +41,9 @@ final class DecisionRelay implements EventFollower.Listener, AutoCloseable {
           "allow_always", "Always allow",
           "deny", "Deny",
           "adopt", "Adopt",
-          "decline", "Decline");
+          "decline", "Decline",
+          "approve", "Approve",
+          "reject", "Reject");
 
   private final HubHttp hub;
   private final Supplier<HubAddress> locator;
