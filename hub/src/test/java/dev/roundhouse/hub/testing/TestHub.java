@@ -81,6 +81,15 @@ public final class TestHub implements AutoCloseable {
     return start(configure, Duration.ofSeconds(15), drivers, extensions, hub -> java.util.List.of());
   }
 
+  /** A hub with {@code drivers} and {@code extensions} whose server also serves {@code mounts}. */
+  public static TestHub withExtensionsAndMounts(
+      UnaryOperator<HubConfig> configure,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions,
+      Function<Hub, java.util.List<? extends HttpMount>> mounts) {
+    return start(configure, Duration.ofSeconds(15), drivers, extensions, mounts);
+  }
+
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,
