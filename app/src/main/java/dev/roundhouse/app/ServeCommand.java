@@ -2,6 +2,7 @@ package dev.roundhouse.app;
 
 import dev.roundhouse.calendaragent.CalendarExtension;
 import dev.roundhouse.calendaragent.CalendarSource;
+import dev.roundhouse.calendaragent.ConversationSettings;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.RoundhouseException;
@@ -71,7 +72,8 @@ final class ServeCommand implements Callable<Integer> {
     Hub hub;
     try {
       hub = Hub.open(config, Drivers.all(context, config),
-          List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()))));
+          List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
+              ConversationSettings.load(config.home(), context.env()))));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {

@@ -65,9 +65,16 @@ public final class CalendarExtension implements HubExtension {
   private final AtomicReference<CalendarAudit> audit = new AtomicReference<>();
   private final CalendarQueries queries;
   private final AtomicReference<WebBrowser> browser = new AtomicReference<>();
+  private final ConversationSettings conversation;
+  private final AtomicReference<CalendarPrompt> prompt = new AtomicReference<>();
 
   public CalendarExtension(List<CalendarSource> calendars) {
-    this(calendars, null);
+    this(calendars, ConversationSettings.DEFAULTS, null);
+  }
+
+  /** With the user's settings for calendar conversations (zone, clock, projects). */
+  public CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation) {
+    this(calendars, conversation, null);
   }
 
   /**
@@ -75,6 +82,12 @@ public final class CalendarExtension implements HubExtension {
    * through {@link dev.roundhouse.calendaragent.browse.Connector#routedForTests}); null: the real one.
    */
   public CalendarExtension(List<CalendarSource> calendars, WebBrowser browser) {
+    this(calendars, ConversationSettings.DEFAULTS, browser);
+  }
+
+  /** With conversation settings and a given browser (null: the real one). */
+  public CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation, WebBrowser browser) {
+    this.conversation = java.util.Objects.requireNonNull(conversation, "conversation");
     this.browser.set(browser);
     this.store = new CalendarStore(calendars, () -> http.updateAndGet(existing -> existing != null ? existing
         : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build()));
@@ -151,7 +164,22 @@ public final class CalendarExtension implements HubExtension {
         "The calendar agent's audit trail, newest first: every query, stage, approval and rejection (operation, actor, time, summary).",
         AuditInput.class, Audit.class, OperationAnnotations.READ,
         (actor, in) -> new Audit(audit.get().newest(in == null || in.limit() == null ? CalendarAudit.DEFAULT_CAP : Math.max(1, in.limit())))));
+    prompt.set(new CalendarPrompt(context.config().home()));
+    register(ops, Operation.of("calendar_prompt",
+        "The calendar conversation's system prompt in effect (bundled, or the user's override in the Roundhouse home) with its version.",
+        NoInput.class, CalendarOps.Prompt.class, OperationAnnotations.READ, (actor, in) -> promptInfo()));
     desk.onAnswer(KIND, this::answered);
+    context.contributeToTurns(new CalendarConversation(conversation, prompt.get(), store, queries, clock::get));
+  }
+
+  private CalendarOps.Prompt promptInfo() {
+    CalendarPrompt.Reading reading = prompt.get().read();
+    String note = null;
+    if (reading.source().equals("override") && !java.util.Objects.equals(reading.version(), reading.bundledVersion())) {
+      note = "the override is " + (reading.version() == null ? "unversioned" : "version " + reading.version())
+          + "; the bundled prompt is version " + reading.bundledVersion() + ": compare them when you upgrade";
+    }
+    return new CalendarOps.Prompt(reading.version(), reading.source(), reading.path(), reading.bundledVersion(), note, reading.text());
   }
 
   /** Registers {@code operation} so that every call, answered or refused, is audited (the audit read itself is not). */

@@ -91,6 +91,12 @@ final class CalendarOps {
   record Browse(String url, List<String> redirects, int status, String kind, String title, String text, boolean truncated,
       List<IcsImport.Found> events, String note) {}
 
+  /**
+   * The calendar conversation's system prompt in effect: {@code source} {@code bundled} or {@code override}
+   * (the file at {@code path}), its {@code version} and the bundled one's.
+   */
+  record Prompt(String version, String source, String path, String bundledVersion, String note, String text) {}
+
   record AuditInput(Integer limit) {}
 
   record Audit(List<CalendarAudit.Entry> entries) {}

@@ -95,13 +95,19 @@ public record CalendarSource(String id, Path path, URI url, String user, Passwor
    * {@code calendars.json} in {@code home}; none when that file does not exist.
    */
   public static List<CalendarSource> load(Path home, Map<String, String> env) {
+    Path file = configFile(home, env);
+    return Files.exists(file) ? parse(readConfig(file), file.toString(), env) : List.of();
+  }
+
+  /** The calendars file: the one {@code ROUNDHOUSE_CALENDARS} names in {@code env}, else {@code calendars.json} in {@code home}. */
+  static Path configFile(Path home, Map<String, String> env) {
     String named = env.get(CONFIG_ENV);
-    Path file = named != null && !named.isBlank() ? Path.of(named) : home.resolve(CONFIG_FILE);
-    if (!Files.exists(file)) {
-      return List.of();
-    }
+    return named != null && !named.isBlank() ? Path.of(named) : home.resolve(CONFIG_FILE);
+  }
+
+  static String readConfig(Path file) {
     try {
-      return parse(Files.readString(file), file.toString(), env);
+      return Files.readString(file);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read calendars file " + file, e);
     }

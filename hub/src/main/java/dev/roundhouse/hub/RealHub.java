@@ -74,6 +74,11 @@ final class RealHub implements Hub {
       public DecisionDesk decisions() {
         return decisions;
       }
+
+      @Override
+      public void contributeToTurns(dev.roundhouse.hub.ext.TurnContributor contributor) {
+        runner.contributeToTurns(contributor);
+      }
     };
     for (HubExtension extension : list) {
       extension.start(context);

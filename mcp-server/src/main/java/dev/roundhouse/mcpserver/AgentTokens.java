@@ -99,6 +99,18 @@ final class AgentTokens implements AgentEndpoints {
     }
   }
 
+  /**
+   * The tools {@code task}'s agent is offered: the agents' tools plus those of the extensions that own the
+   * task ({@link dev.roundhouse.hub.turns.TurnRunner#agentTools}); the agents' tools alone if the task is gone.
+   */
+  java.util.Set<String> toolsOf(long task) {
+    try {
+      return hub.runner().agentTools(task);
+    } catch (dev.roundhouse.hub.RoundhouseException.NotFound e) {
+      return dev.roundhouse.hub.agenttools.AgentTools.NAMES;
+    }
+  }
+
   /** How many task tokens are live; for tests. */
   int liveCount() {
     return live.size();

@@ -1,11 +1,11 @@
 package dev.roundhouse.mcpserver;
 
 import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.agenttools.AgentTools;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Who a request to the MCP endpoint authenticated as: an external client (the MCP token), or the agent of
@@ -13,25 +13,31 @@ import java.util.Map;
  * resource handlers in the SDK's transport context. Immutable.
  *
  * @param agentTask the task whose agent is calling, or null for an external client
+ * @param agentTools the tools that agent is offered (the agents' tools, plus those of extensions that own its
+ *     task); empty for an external client, which is offered every operation
  */
-record Caller(Long agentTask) {
-  static final Caller EXTERNAL = new Caller(null);
+record Caller(Long agentTask, Set<String> agentTools) {
+  static final Caller EXTERNAL = new Caller(null, Set.of());
   /** The servlet request attribute and transport-context key carrying the caller. */
   static final String KEY = "roundhouse.caller";
   /** The actor's client name when an external client did not say who it is. */
   static final String UNNAMED_CLIENT = "mcp";
 
-  static Caller agent(long task) {
-    return new Caller(task);
+  Caller {
+    agentTools = Set.copyOf(agentTools);
+  }
+
+  static Caller agent(long task, Set<String> tools) {
+    return new Caller(task, tools);
   }
 
   boolean isAgent() {
     return agentTask != null;
   }
 
-  /** Whether this caller is offered {@code tool}: agents get the agents' tools only. */
+  /** Whether this caller is offered {@code tool}: agents get their task's agent tools only. */
   boolean offered(String tool) {
-    return !isAgent() || AgentTools.NAMES.contains(tool);
+    return !isAgent() || agentTools.contains(tool);
   }
 
   McpTransportContext context() {

@@ -94,7 +94,7 @@ final class RequestChecks {
       return Caller.EXTERNAL;
     }
     return agents.lookup(authorization.substring(7).strip()) instanceof AgentTokens.Live live
-        ? Caller.agent(live.task()) : Caller.EXTERNAL;
+        ? Caller.agent(live.task(), agents.toolsOf(live.task())) : Caller.EXTERNAL;
   }
 
   private boolean originAllowed(String origin) {

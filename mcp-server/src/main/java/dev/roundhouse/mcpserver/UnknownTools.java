@@ -42,7 +42,7 @@ final class UnknownTools {
     List<String> near = near(name, offered);
     String shown = name.length() > 80 ? name.substring(0, 80) + "…" : name;
     String message = "no tool named '" + shown + "'"
-        + (caller.isAgent() && registry.describe(name).isPresent() ? " for an agent session (agents are offered the agents' tools only)" : "")
+        + (caller.isAgent() && registry.describe(name).isPresent() ? " for an agent session (agents are offered the agents' tools and their task's extension tools only)" : "")
         + (near.isEmpty() ? "" : "; did you mean " + String.join(", ", near) + "?")
         + " (tools/list names all " + offered.size() + ")";
     return McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS).message(message).data(Map.of("tool", shown, "near", near)).build();

@@ -29,17 +29,20 @@ import java.util.concurrent.TimeUnit;
  * next scripted {@link Reply} (whatever its path) and recording what it was sent. A request with no reply
  * scripted gets a 599 that names it, so a test that sends more than it scripted fails loudly.
  *
+ * <p>Public (and in the drivers' test-jar) so other modules' end-to-end tests, such as the calendar
+ * conversation's, script a model the same way.
+ *
  * <p>Thread-safe; one per test, closed after it.
  */
-final class FakeModelServer implements AutoCloseable {
+public final class FakeModelServer implements AutoCloseable {
 
   /** What the server was sent. */
-  record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
-    JsonNode json() {
+  public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
+    public JsonNode json() {
       return Json.read(body, JsonNode.class);
     }
 
-    String header(String name) {
+    public String header(String name) {
       List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
       return values == null || values.isEmpty() ? null : values.get(0);
     }
@@ -47,7 +50,7 @@ final class FakeModelServer implements AutoCloseable {
 
   /** One scripted answer. */
   @FunctionalInterface
-  interface Reply {
+  public interface Reply {
     void answer(HttpExchange exchange) throws IOException;
   }
 
@@ -77,25 +80,25 @@ final class FakeModelServer implements AutoCloseable {
     server.start();
   }
 
-  static FakeModelServer start() {
+  public static FakeModelServer start() {
     return new FakeModelServer();
   }
 
   /** The base URL the driver is configured with: {@code http://127.0.0.1:port/v1}. */
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
   }
 
-  FakeModelServer enqueue(Reply... scripted) {
+  public FakeModelServer enqueue(Reply... scripted) {
     replies.addAll(List.of(scripted));
     return this;
   }
 
-  List<Recorded> requests() {
+  public List<Recorded> requests() {
     return List.copyOf(requests);
   }
 
-  Recorded request(int index) {
+  public Recorded request(int index) {
     return requests.get(index);
   }
 
@@ -129,7 +132,7 @@ final class FakeModelServer implements AutoCloseable {
   // Replies
 
   /** 200, a server-sent event stream of these {@code data} payloads, then {@code [DONE]}. */
-  static Reply stream(String... payloads) {
+  public static Reply stream(String... payloads) {
     StringBuilder body = new StringBuilder();
     for (String payload : payloads) {
       body.append("data: ").append(payload).append("\n\n");
@@ -139,7 +142,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** A status with a body and headers given as name, value, name, value. */
-  static Reply status(int status, String body, String... headerPairs) {
+  public static Reply status(int status, String body, String... headerPairs) {
     return exchange -> {
       for (int i = 0; i < headerPairs.length; i += 2) {
         exchange.getResponseHeaders().add(headerPairs[i], headerPairs[i + 1]);
@@ -156,7 +159,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** 200 with this content type and body, written as it is. */
-  static Reply raw(int status, String contentType, String body) {
+  public static Reply raw(int status, String contentType, String body) {
     return exchange -> {
       exchange.getResponseHeaders().add("Content-Type", contentType);
       exchange.sendResponseHeaders(status, 0);
@@ -167,7 +170,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** 200 event-stream headers, {@code partial} of the body, then the connection drops. */
-  static Reply disconnectAfter(String partial) {
+  public static Reply disconnectAfter(String partial) {
     return exchange -> {
       exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
       exchange.sendResponseHeaders(200, 0);
@@ -179,14 +182,14 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** The connection closes before any response byte. */
-  static Reply closeWithoutAnswer() {
+  public static Reply closeWithoutAnswer() {
     return exchange -> {
       throw new Drop();
     };
   }
 
   /** 200 event-stream headers and {@code partial}, then nothing until the server closes. */
-  Reply stall(String partial) {
+  public Reply stall(String partial) {
     CountDownLatch latch = new CountDownLatch(1);
     stalls.add(latch);
     return exchange -> {
@@ -206,13 +209,13 @@ final class FakeModelServer implements AutoCloseable {
 
   // Chunks and bodies
 
-  static String textChunk(String text) {
+  public static String textChunk(String text) {
     ObjectNode chunk = chunk();
     chunk.putArray("choices").addObject().put("index", 0).putObject("delta").put("content", text);
     return chunk.toString();
   }
 
-  static String toolCallChunk(int index, String id, String name, String argumentsFragment) {
+  public static String toolCallChunk(int index, String id, String name, String argumentsFragment) {
     ObjectNode chunk = chunk();
     ObjectNode call = chunk.putArray("choices").addObject().put("index", 0).putObject("delta").putArray("tool_calls").addObject();
     call.put("index", index);
@@ -227,7 +230,7 @@ final class FakeModelServer implements AutoCloseable {
     return chunk.toString();
   }
 
-  static String finishChunk(String reason) {
+  public static String finishChunk(String reason) {
     ObjectNode chunk = chunk();
     ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
     choice.putObject("delta");
@@ -235,7 +238,7 @@ final class FakeModelServer implements AutoCloseable {
     return chunk.toString();
   }
 
-  static String usageChunk(long prompt, long completion) {
+  public static String usageChunk(long prompt, long completion) {
     ObjectNode chunk = chunk();
     chunk.putArray("choices");
     chunk.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion).put("total_tokens", prompt + completion);
@@ -243,7 +246,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** A streamed text answer: the pieces, a finish chunk and a usage chunk. */
-  static Reply streamText(String... pieces) {
+  public static Reply streamText(String... pieces) {
     List<String> payloads = new ArrayList<>();
     for (String piece : pieces) {
       payloads.add(textChunk(piece));
@@ -254,7 +257,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** A streamed answer that calls one tool, with the arguments split in two fragments. */
-  static Reply streamToolCall(String id, String name, String arguments) {
+  public static Reply streamToolCall(String id, String name, String arguments) {
     int half = arguments.length() / 2;
     return stream(
         toolCallChunk(0, id, name, arguments.substring(0, half)),
@@ -264,7 +267,7 @@ final class FakeModelServer implements AutoCloseable {
   }
 
   /** A non-streamed completion with this text. */
-  static String completion(String text) {
+  public static String completion(String text) {
     ObjectNode body = Json.mapper().createObjectNode();
     body.put("id", "chatcmpl-1").put("object", "chat.completion");
     ObjectNode choice = body.putArray("choices").addObject();
@@ -274,7 +277,7 @@ final class FakeModelServer implements AutoCloseable {
     return body.toString();
   }
 
-  static String models(String... ids) {
+  public static String models(String... ids) {
     ObjectNode body = Json.mapper().createObjectNode();
     body.put("object", "list");
     ArrayNode data = body.putArray("data");

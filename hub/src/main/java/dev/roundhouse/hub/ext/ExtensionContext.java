@@ -15,4 +15,11 @@ public interface ExtensionContext {
 
   /** Open decisions of the extension's own kinds, and act when they are answered. */
   DecisionDesk decisions();
+
+  /**
+   * Adds {@code contributor}'s context and agent tools to the turns of the tasks it owns (see
+   * {@link TurnContributor}). Contributors are asked in registration order; the texts of every owner are
+   * added in that order.
+   */
+  void contributeToTurns(TurnContributor contributor);
 }

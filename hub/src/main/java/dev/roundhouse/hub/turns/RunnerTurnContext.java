@@ -27,8 +27,10 @@ import java.util.Set;
  */
 final class RunnerTurnContext implements TurnContext {
   /**
-   * The operations an agent may call as tools: the agents' tools, the same set a task-token MCP session
-   * lists, so an in-process driver and an agent CLI over MCP offer the model the same tools.
+   * The operations every agent may call as tools: the agents' tools. A task owned by an extension's
+   * {@link dev.roundhouse.hub.ext.TurnContributor} adds that extension's tools ({@link TurnRunner#agentTools}),
+   * the same set a task-token MCP session lists, so an in-process driver and an agent CLI over MCP offer the
+   * model the same tools.
    */
   static final Set<String> AGENT_OPERATIONS = dev.roundhouse.hub.agenttools.AgentTools.NAMES;
 
@@ -41,10 +43,13 @@ final class RunnerTurnContext implements TurnContext {
   private final AgentDriver driver;
   private final boolean unattended;
   private final Actor agent;
+  /** The operations this turn's agent may call: {@link #AGENT_OPERATIONS} plus the task's owners' tools. */
+  private final Set<String> agentTools;
   /** Opened on first ask, revoked when the turn ends. */
   private final java.util.concurrent.atomic.AtomicReference<AgentEndpoint> endpoint = new java.util.concurrent.atomic.AtomicReference<>();
 
-  RunnerTurnContext(TurnRunner runner, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended) {
+  RunnerTurnContext(
+      TurnRunner runner, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended, Set<String> agentTools) {
     this.runner = runner;
     this.active = active;
     this.turnId = turnId;
@@ -52,6 +57,7 @@ final class RunnerTurnContext implements TurnContext {
     this.driver = driver;
     this.unattended = unattended;
     this.agent = Actor.agent(active.taskId);
+    this.agentTools = Set.copyOf(agentTools);
   }
 
   @Override
@@ -214,12 +220,12 @@ final class RunnerTurnContext implements TurnContext {
 
   @Override
   public List<OperationDescriptor> tools() {
-    return runner.operations().list().stream().filter(op -> AGENT_OPERATIONS.contains(op.name())).toList();
+    return runner.operations().list().stream().filter(op -> agentTools.contains(op.name())).toList();
   }
 
   @Override
   public JsonNode callTool(String name, JsonNode input) {
-    if (!AGENT_OPERATIONS.contains(name)) {
+    if (!agentTools.contains(name)) {
       throw new RoundhouseException.NotFound("unknown_operation", "no tool named '" + name + "' is offered to agents");
     }
     return runner.operations().invoke(name, agent, input);
@@ -256,7 +262,7 @@ final class RunnerTurnContext implements TurnContext {
   }
 
   private boolean readOnlyOperation(String tool) {
-    return AGENT_OPERATIONS.contains(tool)
+    return agentTools.contains(tool)
         && runner.operations().describe(tool).map(op -> op.annotations().readOnly()).orElse(false);
   }
 

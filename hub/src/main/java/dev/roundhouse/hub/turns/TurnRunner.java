@@ -10,6 +10,7 @@ import dev.roundhouse.hub.decisions.Decision;
 import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.ext.TurnContributor;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +54,7 @@ public final class TurnRunner implements AutoCloseable {
   private final ScheduledExecutorService watchdog;
   private volatile boolean closing;
   private volatile AgentEndpoints agentEndpoints = AgentEndpoints.NONE;
+  private final List<TurnContributor> contributors = new CopyOnWriteArrayList<>();
 
   /** A turn that was written as started and has yet to run. */
   record Launch(Turn turn, String message, String model, String permissionMode) {}
@@ -81,6 +84,38 @@ public final class TurnRunner implements AutoCloseable {
 
   AgentEndpoints agentEndpoints() {
     return agentEndpoints;
+  }
+
+  /** Adds an extension's context and agent tools to the turns of the tasks it owns (extensions register at start). */
+  public void contributeToTurns(TurnContributor contributor) {
+    contributors.add(java.util.Objects.requireNonNull(contributor, "contributor"));
+  }
+
+  /**
+   * The operations {@code task}'s agent may call as tools: the agents' tools, plus those of every
+   * contributor that owns the task. An in-process driver is offered these; an agent's MCP session lists them.
+   *
+   * @throws RoundhouseException.NotFound when there is no such task
+   */
+  public java.util.Set<String> agentTools(long task) {
+    Setup setup = store.read(r -> {
+      Task found = r.task(task).orElseThrow(() -> new RoundhouseException.NotFound("no task " + task));
+      return new Setup(found, r.project(found.projectId()).orElseThrow(), List.of(), null);
+    });
+    return agentTools(owners(setup.project, setup.task));
+  }
+
+  private List<TurnContributor> owners(Project project, Task task) {
+    return contributors.stream().filter(contributor -> contributor.owns(project, task)).toList();
+  }
+
+  private static java.util.Set<String> agentTools(List<TurnContributor> owners) {
+    if (owners.isEmpty()) {
+      return RunnerTurnContext.AGENT_OPERATIONS;
+    }
+    java.util.Set<String> tools = new java.util.TreeSet<>(RunnerTurnContext.AGENT_OPERATIONS);
+    owners.forEach(owner -> tools.addAll(owner.agentTools()));
+    return java.util.Set.copyOf(tools);
   }
 
   // ---- operations ---------------------------------------------------------------------------
@@ -307,11 +342,13 @@ public final class TurnRunner implements AutoCloseable {
       if (declined != null) {
         return new String[] {declined.startsWith("refused") ? Turn.FAILED : Turn.DECLINED, declined};
       }
+      List<TurnContributor> owners = owners(setup.project, setup.task);
       TurnRequest request = new TurnRequest(
           turn.id(), turn.taskId(), setup.project.name(), Path.of(setup.project.path()), launch.message(),
-          contextText(setup.project, setup.task), setup.summaries, setup.resume, launch.model(), launch.permissionMode(),
+          contextText(setup.project, setup.task, owners), setup.summaries, setup.resume, launch.model(), launch.permissionMode(),
           turn.unattended());
-      RunnerTurnContext context = new RunnerTurnContext(this, loop, turn.id(), setup.project, driver, turn.unattended());
+      RunnerTurnContext context = new RunnerTurnContext(
+          this, loop, turn.id(), setup.project, driver, turn.unattended(), agentTools(owners));
       try {
         driver.run(request, context);
       } finally {
@@ -418,7 +455,8 @@ public final class TurnRunner implements AutoCloseable {
     return w.task(task).map(Task::projectId).orElse(null);
   }
 
-  private static String contextText(Project project, Task task) {
+  /** The project's context, the task's title and description, then what the task's owners add, in their order. */
+  private static String contextText(Project project, Task task, List<TurnContributor> owners) {
     StringBuilder text = new StringBuilder();
     if (project.context() != null) {
       text.append(project.context()).append("\n\n");
@@ -426,6 +464,12 @@ public final class TurnRunner implements AutoCloseable {
     text.append("Task #").append(task.id()).append(": ").append(task.title());
     if (task.description() != null) {
       text.append("\n\n").append(task.description());
+    }
+    for (TurnContributor owner : owners) {
+      String added = owner.turnContext(project, task);
+      if (added != null && !added.isBlank()) {
+        text.append("\n\n").append(added.strip());
+      }
     }
     return text.toString();
   }

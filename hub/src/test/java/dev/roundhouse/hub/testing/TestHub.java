@@ -73,14 +73,40 @@ public final class TestHub implements AutoCloseable {
     return start(configure, Duration.ofSeconds(15), drivers, mounts);
   }
 
+  /** A hub that runs turns with {@code drivers} and is extended by {@code extensions} (such as the calendar agent). */
+  public static TestHub withExtensions(
+      UnaryOperator<HubConfig> configure,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions) {
+    return start(configure, Duration.ofSeconds(15), drivers, extensions, hub -> java.util.List.of());
+  }
+
+  /** A hub with {@code drivers} and {@code extensions} whose server also serves {@code mounts}. */
+  public static TestHub withExtensionsAndMounts(
+      UnaryOperator<HubConfig> configure,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions,
+      Function<Hub, java.util.List<? extends HttpMount>> mounts) {
+    return start(configure, Duration.ofSeconds(15), drivers, extensions, mounts);
+  }
+
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,
       java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
+    return start(configure, keepAlive, drivers, java.util.List.of(), mounts);
+  }
+
+  private static TestHub start(
+      UnaryOperator<HubConfig> configure,
+      Duration keepAlive,
+      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions,
+      Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     try {
       Path home = Files.createTempDirectory("roundhouse-test-");
-      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers);
+      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers, extensions);
       try {
         return new TestHub(home, hub, HubServer.start(hub, keepAlive, mounts.apply(hub)));
       } catch (RuntimeException e) {

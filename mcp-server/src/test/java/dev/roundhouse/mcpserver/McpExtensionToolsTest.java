@@ -1,0 +1,115 @@
+package dev.roundhouse.mcpserver;
+
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.board.Project;
+import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.ext.TurnContributor;
+import dev.roundhouse.hub.ops.Operation;
+import dev.roundhouse.hub.ops.OperationAnnotations;
+import dev.roundhouse.hub.testing.TestDriver;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.turns.AgentEndpoint;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** An agent's MCP session lists, and may call, the tools of the extensions that own its task, and only those. */
+class McpExtensionToolsTest {
+  record NoInput() {}
+
+  record Count(int things) {}
+
+  /** Owns tasks tagged {@code things} and gives their agents {@code thing_count}. */
+  static final class ThingsExtension implements HubExtension, TurnContributor {
+    @Override
+    public String name() {
+      return "things";
+    }
+
+    @Override
+    public void start(ExtensionContext context) {
+      context.operations().register(Operation.of("thing_count", "How many things there are.", NoInput.class, Count.class,
+          OperationAnnotations.READ, (actor, in) -> new Count(3)));
+      context.contributeToTurns(this);
+    }
+
+    @Override
+    public boolean owns(Project project, Task task) {
+      return task.tags().contains("things");
+    }
+
+    @Override
+    public Set<String> agentTools() {
+      return Set.of("thing_count");
+    }
+
+    @Override
+    public String turnContext(Project project, Task task) {
+      return "";
+    }
+  }
+
+  private final CountDownLatch endTurns = new CountDownLatch(1);
+  private final Map<Long, CompletableFuture<AgentEndpoint>> endpoints = new ConcurrentHashMap<>();
+  private TestHub hub;
+
+  @BeforeEach
+  void start() {
+    TestDriver driver = new TestDriver("cli", false, (request, context) -> {
+      CompletableFuture<AgentEndpoint> opened = endpoints.computeIfAbsent(request.taskId(), id -> new CompletableFuture<>());
+      context.agentEndpoint().ifPresentOrElse(opened::complete, () -> opened.completeExceptionally(new AssertionError("no endpoint")));
+      endTurns.await(30, TimeUnit.SECONDS);
+    });
+    hub = TestHub.withExtensionsAndMounts(c -> c, List.of(driver), List.of(new ThingsExtension()), h -> List.of(McpServers.streamableHttp(h)));
+    hub.http().op("project_create", map("name", "home", "path", hub.folder("home"), "default_agent", "cli"));
+  }
+
+  @AfterEach
+  void stop() {
+    endTurns.countDown();
+    hub.close();
+  }
+
+  private McpSyncClient agentOf(String title, List<String> tags) throws Exception {
+    long task = hub.http().op("task_create", map("project", "home", "title", title, "tags", tags)).get("id").asLong();
+    hub.http().op("turn_start", map("task", task, "message", "go"));
+    AgentEndpoint endpoint = endpoints.computeIfAbsent(task, id -> new CompletableFuture<>()).get(20, TimeUnit.SECONDS);
+    String url = endpoint.url().toString();
+    return McpClients.connect(url.substring(0, url.length() - McpServers.PATH.length()), endpoint.bearerToken(), "claude-code");
+  }
+
+  @Test
+  void anOwnedTasksAgentListsAndCallsTheExtensionsTool() throws Exception {
+    try (McpSyncClient agent = agentOf("Count things", List.of("things"))) {
+      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name)
+          .containsAll(AgentTools.NAMES).contains("thing_count").hasSize(AgentTools.NAMES.size() + 1);
+      McpSchema.CallToolResult counted = agent.callTool(McpSchema.CallToolRequest.builder("thing_count").arguments(Map.of()).build());
+      assertThat(counted.isError()).isFalse();
+      assertThat(((McpSchema.TextContent) counted.content().get(0)).text()).contains("3");
+    }
+  }
+
+  @Test
+  void anotherTasksAgentIsNotOfferedIt() throws Exception {
+    try (McpSyncClient agent = agentOf("Fix the roof", List.of())) {
+      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
+      assertThatThrownBy(() -> agent.callTool(McpSchema.CallToolRequest.builder("thing_count").arguments(Map.of()).build()))
+          .hasMessageContaining("no tool named 'thing_count' for an agent session");
+    }
+  }
+}
