@@ -71,8 +71,9 @@ class McpPromptsProgressLoggingTest {
     McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder("task_get")
         .arguments(Map.of("task", task)).meta(Map.of("progressToken", "p-1")).build());
     assertThat(result.isError()).isFalse();
-    Waits.until("the final progress notification", Duration.ofSeconds(10), () -> progress.stream().anyMatch(p -> p.total() != null));
-    // The client hands notifications to the consumer asynchronously, so their arrival order is not checked.
+    // The client hands notifications to the consumer asynchronously, in any order: wait for both.
+    Waits.until("the start and final progress notifications", Duration.ofSeconds(10),
+        () -> progress.stream().anyMatch(p -> p.total() != null) && progress.stream().anyMatch(p -> p.progress() == 0));
     assertThat(progress).allMatch(p -> "p-1".equals(p.progressToken()));
     assertThat(progress).anyMatch(p -> p.progress() == 0 && "task_get started".equals(p.message()));
     McpSchema.ProgressNotification last = progress.stream().filter(p -> p.total() != null).findFirst().orElseThrow();
