@@ -1,6 +1,7 @@
 package dev.roundhouse.drivers.acp;
 
 import static dev.roundhouse.drivers.acp.FakeGeminiServer.apiError;
+import static dev.roundhouse.drivers.acp.FakeGeminiServer.contents;
 import static dev.roundhouse.drivers.acp.FakeGeminiServer.functionCall;
 import static dev.roundhouse.drivers.acp.FakeGeminiServer.text;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
@@ -126,9 +127,9 @@ class GeminiAcpTest {
         .containsExactly(tuple("end_turn", "Hello world"), tuple("end_turn", "Again"));
     assertThat(context.events(TurnEvent.Usage.class).get(0).inputTokens()).isEqualTo(42);
     // The first prompt carried the task; the second went into the same conversation.
-    assertThat(server.modelRequests()).hasSize(2);
-    assertThat(server.modelRequests().get(0).contentsText()).contains("Task #7: Say hello").contains("hi");
-    assertThat(server.modelRequests().get(1).contentsText()).contains("Hello world").contains("once more");
+    assertThat(server.requests()).hasSize(2);
+    assertThat(contents(server.request(0))).contains("Task #7: Say hello").contains("hi");
+    assertThat(contents(server.request(1))).contains("Hello world").contains("once more");
     // What Gemini told us about itself, not hard-coded.
     assertThat(driver.capabilities().models()).contains("gemini-2.5-pro");
     assertThat(driver.capabilities().permissionModes()).contains("default", "autoEdit", "yolo", "plan");
@@ -157,8 +158,8 @@ class GeminiAcpTest {
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isFalse();
     assertThat(last("turn.result").get("text").asText()).isEqualTo("Done.");
     // Gemini sent the command's outcome back to the model.
-    assertThat(server.modelRequests()).hasSize(2);
-    assertThat(server.modelRequests().get(1).contentsText()).contains("functionResponse").contains("run_shell_command");
+    assertThat(server.requests()).hasSize(2);
+    assertThat(contents(server.request(1))).contains("functionResponse").contains("run_shell_command");
   }
 
   @Test
@@ -177,12 +178,12 @@ class GeminiAcpTest {
     assertThat(transcriptTypes()).filteredOn("turn.permission_denied"::equals).hasSize(1);
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isTrue();
     assertThat(last("turn.tool_result").get("output").asText()).startsWith("permission denied: denied by ");
-    assertThat(server.modelRequests().get(1).contentsText()).contains("canceled by the user");
+    assertThat(contents(server.request(1))).contains("canceled by the user");
   }
 
   @Test
   void stopMidStreamEndsTheTurnAsStoppedAndLeavesNoProcess() {
-    server.enqueue(server.stall("Thinking about it"));
+    server.enqueue(FakeGeminiServer.stall("Thinking about it"));
     http.op("turn_start", map("task", task, "message", "hi", "driver", "gemini"));
     events.find("the first text delta", TURN, event -> event.type().equals("turn.text_delta"));
 
@@ -210,7 +211,7 @@ class GeminiAcpTest {
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     assertThat(second).isEqualTo(first);
     // The model saw the first exchange; the replayed history did not leak into the second turn's answer.
-    assertThat(server.modelRequests().get(1).contentsText()).contains("Hello world").contains("and now?");
+    assertThat(contents(server.request(1))).contains("Hello world").contains("and now?");
     assertThat(last("turn.message").get("text").asText()).isEqualTo("Second answer");
   }
 
@@ -224,7 +225,7 @@ class GeminiAcpTest {
 
     TurnEvent.SessionStarted session = context.events(TurnEvent.SessionStarted.class).get(0);
     assertThat(session.sessionId()).isNotEqualTo("no-such-session");
-    assertThat(server.modelRequests().get(0).contentsText())
+    assertThat(contents(server.request(0)))
         .contains("Task #7: Say hello").contains("We renamed the greeting to salute.").contains("go on");
     assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result");
   }
@@ -252,7 +253,7 @@ class GeminiAcpTest {
   @Test
   void theAgentCallsSuggestTaskAndTheCardLandsOnTheBoardAsTheAgent() {
     startHub(true);
-    server.enqueue(server.callOffered("suggest_task", "{\"project\": \"web\", \"title\": \"Add a dark mode\"}"), text("Suggested."));
+    server.enqueue(FakeGeminiServer.callOffered("suggest_task", "{\"project\": \"web\", \"title\": \"Add a dark mode\"}"), text("Suggested."));
 
     http.op("turn_start", map("task", task, "message", "suggest a follow-up", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
@@ -268,7 +269,7 @@ class GeminiAcpTest {
     JsonNode card = http.op("task_get", map("task", created.taskId()));
     assertThat(card.toString()).contains("Add a dark mode");
     assertThat(card.at("/task/suggested").asBoolean(card.path("suggested").asBoolean())).isTrue();
-    assertThat(server.modelRequests().get(1).contentsText()).contains("suggest_task filed task");
+    assertThat(contents(server.request(1))).contains("suggest_task filed task");
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isFalse();
   }
 

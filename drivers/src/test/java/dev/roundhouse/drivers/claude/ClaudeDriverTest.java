@@ -2,6 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.answer;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.failure;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.systemPrompt;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.text;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.thinking;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
+import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.turns.PermissionVerdict;
@@ -100,8 +102,8 @@ class ClaudeDriverTest {
     assertThat(result.stopReason()).isEqualTo("end_turn");
     assertThat(result.text()).isEqualTo("Hello from the fake model.");
     // The task's context reached the system prompt; the API saw the user's message and a system entry.
-    FakeAnthropicServer.Recorded sent = server.request(0);
-    assertThat(sent.system()).contains("Project web: a test project.").contains("Task #7: Say hello");
+    RecordedRequest sent = server.request(0);
+    assertThat(systemPrompt(sent)).contains("Project web: a test project.").contains("Task #7: Say hello");
     assertThat(sent.text()).contains("say hello");
     assertThat(sent.header("x-api-key")).isEqualTo("sk-test");
   }
@@ -220,7 +222,7 @@ class ClaudeDriverTest {
 
   @Test
   void stopMidStreamInterruptsTheCliWhichEndsOnItsOwn() throws Exception {
-    server.enqueue(server.stall("This answer ", "never ends"));
+    server.enqueue(FakeAnthropicServer.stall("This answer ", "never ends"));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = start(driver(), request("talk forever"), context);
     context.awaitEvent("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
@@ -288,7 +290,7 @@ class ClaudeDriverTest {
     assertThat(context.shape()).isEqualTo("turn.session turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.SessionStarted.class).get(0).sessionId()).isNotEqualTo(gone);
     assertThat(server.requests()).hasSize(1);
-    assertThat(server.request(0).system()).contains("We chose SQLite for the store.").contains("Task #7: Say hello");
+    assertThat(systemPrompt(server.request(0))).contains("We chose SQLite for the store.").contains("Task #7: Say hello");
   }
 
   @Test

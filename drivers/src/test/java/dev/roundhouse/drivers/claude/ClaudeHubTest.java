@@ -2,6 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.answer;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.failure;
+import static dev.roundhouse.drivers.claude.FakeAnthropicServer.systemPrompt;
 import static dev.roundhouse.drivers.claude.FakeAnthropicServer.toolUse;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,12 +90,12 @@ class ClaudeHubTest {
         "turn.started", "turn.user_message", "turn.session", "turn.tool_call", "decision.opened", "turn.permission_requested",
         "decision.answered", "turn.tool_result", "turn.message", "turn.usage", "turn.result", "turn.lingering", "turn.ended");
     // The task reached Claude's system prompt.
-    assertThat(server.request(0).system()).contains("Task #" + task + ": Say hello").contains("Write hello.txt");
+    assertThat(systemPrompt(server.request(0))).contains("Task #" + task + ": Say hello").contains("Write hello.txt");
   }
 
   @Test
   void turnStopInterruptsAStreamingAnswerAndLeavesNoProcess() throws Exception {
-    server.enqueue(server.stall("Thinking ", "about it"));
+    server.enqueue(FakeAnthropicServer.stall("Thinking ", "about it"));
     http.op("turn_start", map("task", task, "message", "talk forever"));
     events.find("a streamed delta", LONG, event -> event.type().equals("turn.text_delta"));
 

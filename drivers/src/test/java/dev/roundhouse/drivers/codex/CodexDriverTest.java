@@ -92,7 +92,7 @@ class CodexDriverTest {
     assertThat(usage.costUsd()).isCloseTo((1000 * 1.25 + 200 * 0.125 + 30 * 10.0) / 1_000_000, org.assertj.core.data.Offset.offset(1e-12));
     assertThat(context.events(TurnEvent.Result.class).get(0)).isEqualTo(new TurnEvent.Result("end_turn", "Hello from the fake."));
     // The task's context went in as developer instructions.
-    assertThat(server.request(0).toString()).contains("Task: say hello");
+    assertThat(server.request(0).text()).contains("Task: say hello");
   }
 
   @Test
@@ -115,7 +115,7 @@ class CodexDriverTest {
     TurnEvent.Usage usage = context.events(TurnEvent.Usage.class).get(1);
     assertThat(usage.contextTokens()).as("the last call's input").isEqualTo(FakeResponsesServer.INPUT_TOKENS);
     assertThat(usage.contextWindow()).as("Codex's modelContextWindow for the model").isPositive();
-    assertThat(server.request(1).toString()).as("the plan tool's output went back to the model").contains("call_p");
+    assertThat(server.request(1).text()).as("the plan tool's output went back to the model").contains("call_p");
   }
 
   @Test
@@ -138,7 +138,7 @@ class CodexDriverTest {
     assertThat(result.output()).contains("made-by-codex");
     assertThat(Files.readString(world.project().resolve("made.txt"))).isEqualTo("made-by-codex\n");
     // The command's output went back to the model.
-    assertThat(server.request(1).toString()).contains("made-by-codex");
+    assertThat(server.request(1).text()).contains("made-by-codex");
   }
 
   @Test
@@ -153,7 +153,7 @@ class CodexDriverTest {
     assertThat(context.events(TurnEvent.ToolResult.class).get(0)).isEqualTo(
         new TurnEvent.ToolResult("call_1", "declined: the command did not run", true));
     assertThat(world.project().resolve("denied.txt")).doesNotExist();
-    assertThat(server.request(1).toString()).contains("rejected by user");
+    assertThat(server.request(1).text()).contains("rejected by user");
   }
 
   @Test
@@ -175,7 +175,7 @@ class CodexDriverTest {
 
   @Test
   void stopMidStreamInterruptsTheTurnAndLeavesNoProcess() throws Exception {
-    server.enqueue(server.stallAfter("Thinking about "));
+    server.enqueue(FakeResponsesServer.stallAfter("Thinking about "));
     RecordingTurnContext context = new RecordingTurnContext(1);
     CompletableFuture<Throwable> outcome = runInBackground(driver(), request("think"), context);
 
@@ -200,7 +200,7 @@ class CodexDriverTest {
     driver().run(request("what was the word?", thread, List.of("summary that must not be used")), second);
 
     assertThat(second.events(TurnEvent.SessionStarted.class).get(0).sessionId()).isEqualTo(thread);
-    String history = server.request(1).path("input").toString();
+    String history = server.request(1).json().path("input").toString();
     assertThat(history).contains("remember the word teapot").contains("First answer.").contains("what was the word?");
     assertThat(history).doesNotContain("summary that must not be used");
     assertThat(processes).hasSize(2);
@@ -215,7 +215,7 @@ class CodexDriverTest {
 
     String thread = context.events(TurnEvent.SessionStarted.class).get(0).sessionId();
     assertThat(thread).isNotEqualTo("01a22cd3-0000-7000-8000-000000000000");
-    assertThat(server.request(0).path("input").toString()).contains("Earlier we renamed Foo to Bar.").contains("carry on");
+    assertThat(server.request(0).json().path("input").toString()).contains("Earlier we renamed Foo to Bar.").contains("carry on");
     assertThat(context.events(TurnEvent.Result.class)).hasSize(1);
   }
 
@@ -232,7 +232,7 @@ class CodexDriverTest {
 
   @Test
   void aHangingEndpointEndsTheTurnAtTheDriversDeadline() {
-    server.enqueue(server.hang());
+    server.enqueue(FakeResponsesServer.hang());
     RecordingTurnContext context = new RecordingTurnContext(1);
     long started = System.nanoTime();
 
@@ -264,7 +264,7 @@ class CodexDriverTest {
     assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session turn.message turn.usage turn.result turn.message turn.usage turn.result");
     assertThat(context.events(TurnEvent.Result.class)).extracting(TurnEvent.Result::text).containsExactly("One.", "Two.");
     assertThat(processes).hasSize(1);
-    assertThat(server.request(1).path("input").toString()).contains("once").contains("One.").contains("and again");
+    assertThat(server.request(1).json().path("input").toString()).contains("once").contains("One.").contains("and again");
   }
 
   @Test

@@ -102,13 +102,13 @@ class CodexHubTest {
     List<String> sessions = http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("session_id");
     assertThat(sessions).hasSize(2);
     assertThat(sessions.get(1)).isEqualTo(sessions.get(0));
-    assertThat(server.request(1).path("input").toString()).contains("remember teapot").contains("First.");
+    assertThat(server.request(1).json().path("input").toString()).contains("remember teapot").contains("First.");
     assertThat(processes).hasSize(2);
   }
 
   @Test
   void turnStopInterruptsCodexAndLeavesNoProcess() {
-    server.enqueue(server.stallAfter("Let me think"));
+    server.enqueue(FakeResponsesServer.stallAfter("Let me think"));
     http.op("turn_start", map("task", task, "message", "think hard", "driver", "codex"));
     events.await("turn.text_delta on task " + task, Duration.ofSeconds(30), e -> e.type().equals("turn.text_delta"));
 

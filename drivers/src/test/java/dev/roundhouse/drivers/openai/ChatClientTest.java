@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.testing.Waits;
 import java.io.IOException;
@@ -90,7 +91,7 @@ class ChatClientTest {
     assertThat(deltas).containsExactly("Hel", "lo");
     assertThat(reply.finishReason()).isEqualTo("stop");
     assertThat(reply.usage()).isEqualTo(new ChatReply.TokenUsage(10, 2, null));
-    FakeModelServer.Recorded request = server.request(0);
+    RecordedRequest request = server.request(0);
     assertThat(request.method()).isEqualTo("POST");
     assertThat(request.path()).isEqualTo("/v1/chat/completions");
     assertThat(request.header("authorization")).isEqualTo("Bearer " + KEY);
@@ -393,7 +394,7 @@ class ChatClientTest {
 
   @Test
   void abortEndsAStalledStreamAtOnce() {
-    server.enqueue(server.stall("data: " + textChunk("Hel") + "\n\n"));
+    server.enqueue(FakeModelServer.stall("data: " + textChunk("Hel") + "\n\n"));
     ChatClient client = client();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Thread turn = Thread.ofVirtual().start(() -> {

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
@@ -92,7 +93,7 @@ class OpenAiDriverTest {
     driver().run(request(message), context);
   }
 
-  private static JsonNode messages(FakeModelServer.Recorded request) {
+  private static JsonNode messages(RecordedRequest request) {
     return request.json().path("messages");
   }
 
@@ -308,7 +309,7 @@ class OpenAiDriverTest {
 
   @Test
   void stoppingDuringAStreamEndsTheTurnPromptly() {
-    server.enqueue(server.stall("data: " + textChunk("Hel") + "\n\n"));
+    server.enqueue(FakeModelServer.stall("data: " + textChunk("Hel") + "\n\n"));
     AtomicReference<Throwable> ended = new AtomicReference<>();
     Thread turn = Thread.ofVirtual().start(() -> {
       try {

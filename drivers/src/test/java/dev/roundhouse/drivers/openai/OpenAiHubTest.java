@@ -11,7 +11,6 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.testing.Waits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -140,9 +139,9 @@ class OpenAiHubTest {
 
   @Test
   void turnStopEndsAStalledStreamPromptly() {
-    server.enqueue(server.stall("data: " + FakeModelServer.textChunk("Hel") + "\n\n"));
+    server.enqueue(FakeModelServer.stall("data: " + FakeModelServer.textChunk("Hel") + "\n\n"));
     http.op("turn_start", map("task", task, "message", "hi", "driver", "openai"));
-    Waits.until("the model request", Duration.ofSeconds(10), () -> server.requests().size() == 1);
+    server.awaitRequest(0, Duration.ofSeconds(10));
 
     long started = System.nanoTime();
     JsonNode stopped = http.op("turn_stop", map("task", task));
