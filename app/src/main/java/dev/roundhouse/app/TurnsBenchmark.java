@@ -197,7 +197,10 @@ final class TurnsBenchmark {
     @Override
     public void run(TurnRequest request, TurnContext context) throws Exception {
       ConcurrentLinkedQueue<Long> times = emitted.get(request.taskId());
-      long[] nextSlot = {System.nanoTime()}; // only this turn's thread emits messages
+      // Each turn's schedule starts at its own phase within the interval, so the turns do not all emit in
+      // the same instant (agents are not synchronised; aligned schedules would measure a burst of 50).
+      long phase = intervalNanos == 0 ? 0 : Math.floorMod(request.taskId(), (long) emitted.size()) * intervalNanos / emitted.size();
+      long[] nextSlot = {System.nanoTime() + phase}; // only this turn's thread emits messages
       delegate.run(request, new TurnContext() {
         @Override
         public void emit(TurnEvent event) {
