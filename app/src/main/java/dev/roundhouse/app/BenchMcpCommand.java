@@ -34,7 +34,7 @@ final class BenchMcpCommand implements Callable<Integer> {
   @Option(names = "--seconds", defaultValue = "10", description = "Measured seconds per server (default ${DEFAULT-VALUE}).")
   int seconds;
 
-  @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per server, not counted (default ${DEFAULT-VALUE}).")
+  @Option(names = "--warmup", defaultValue = "30", description = "Warm-up seconds per server, not counted (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--ts-server", paramLabel = "FOLDER",

@@ -76,10 +76,12 @@ final class McpBenchmark {
             Map.of("Authorization", "Bearer " + LocalToken.read(McpServers.tokenFile(home))), "task_get", arguments, expected);
         McpLoadGenerator.Target theirs =
             new McpLoadGenerator.Target("typescript", typescript.endpoint(), Map.of(), "task_get", arguments, expected);
-        McpLoadGenerator.Result roundhouse = load.run(ours);
+        McpLoadGenerator.Result roundhouse = load.run(ours, McpLoadGenerator::processCpuNanos);
         report(out, roundhouse);
-        McpLoadGenerator.Result ts = load.run(theirs);
+        McpLoadGenerator.Result ts = load.run(theirs, () -> McpLoadGenerator.processCpuNanos(typescript.pid()));
         report(out, ts);
+        out.println(McpLoadGenerator.describeCpu(roundhouse));
+        out.println(McpLoadGenerator.describeCpu(ts));
         Figures figures = new Figures(roundhouse, ts);
         if (roundhouse.calls() == 0 || ts.calls() == 0) {
           out.printf(Locale.ROOT, "no ratio: %s answered no call%n", roundhouse.calls() == 0 ? "roundhouse" : "typescript");

@@ -1,8 +1,6 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Json;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,10 +34,16 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class McpLoadGenerator {
   /** Where to send the load, and what the tool must answer. */
-  record Target(String name, URI endpoint, Map<String, String> headers, String tool, String arguments, String expectedText) {}
+  record Target(String name, URI endpoint, Map<String, String> headers, String tool, String arguments, String expectedText) {
+    /** The expected text as it appears inside the answer: a JSON string, quotes included. */
+    String expectedTextJson() {
+      return Json.write(expectedText);
+    }
+  }
 
   /** What one run measured. Latencies are of successful calls in the window, in nanoseconds, sorted. */
-  record Result(String name, int sessions, double seconds, long calls, long failures, long[] latencies, String firstFailure) {
+  record Result(String name, int sessions, double seconds, long calls, long failures, long[] latencies, String firstFailure,
+      long thisProcessCpuNanos, long serverProcessCpuNanos) {
     double callsPerSecond() {
       return calls / seconds;
     }
@@ -61,7 +65,12 @@ final class McpLoadGenerator {
     this.measured = measured;
   }
 
-  Result run(Target target) throws InterruptedException {
+  /**
+   * Runs the load against {@code target}. {@code serverCpu} reads the CPU time the server's process has used
+   * so far (nanoseconds; this process's own when the server runs in it); it is read at the window's start and
+   * end, as is this process's.
+   */
+  Result run(Target target, java.util.function.LongSupplier serverCpu) throws InterruptedException {
     ConcurrentLinkedQueue<long[]> latencies = new ConcurrentLinkedQueue<>();
     AtomicLong failures = new AtomicLong();
     AtomicReference<String> firstFailure = new AtomicReference<>();
@@ -101,11 +110,40 @@ final class McpLoadGenerator {
     window[0] = start + warmUp.toNanos();
     window[1] = window[0] + measured.toNanos();
     go.countDown(); // publishes window to the sessions
+    parkUntil(window[0]);
+    long ownStart = processCpuNanos();
+    long serverStart = serverCpu.getAsLong();
+    parkUntil(window[1]);
+    long own = processCpuNanos() - ownStart;
+    long server = serverCpu.getAsLong() - serverStart;
     for (Thread thread : threads) {
       thread.join();
     }
     long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-    return new Result(target.name(), sessions, measured.toNanos() / 1e9, all.length, failures.get(), all, firstFailure.get());
+    return new Result(target.name(), sessions, measured.toNanos() / 1e9, all.length, failures.get(), all, firstFailure.get(), own, server);
+  }
+
+  private static void parkUntil(long nanoTime) {
+    for (long left; (left = nanoTime - System.nanoTime()) > 0; ) {
+      java.util.concurrent.locks.LockSupport.parkNanos(left);
+    }
+  }
+
+  /** The CPU time this JVM has used, in nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /** The CPU time (user and system) process {@code pid} has used, from /proc, in nanoseconds; 0 where unknown. */
+  static long processCpuNanos(long pid) {
+    try {
+      String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pid), "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+      return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** One MCP session on one keep-alive connection. Confined to its thread. */
@@ -114,7 +152,8 @@ final class McpLoadGenerator {
     private final int number;
     private final Socket socket;
     private final OutputStream out;
-    private final InputStream in;
+    private final Wire in;
+    private final String expectedTextJson;
     private String sessionId;
     private long nextId = 1;
 
@@ -126,7 +165,8 @@ final class McpLoadGenerator {
       socket.connect(new InetSocketAddress(target.endpoint().getHost(), target.endpoint().getPort()), 10_000);
       socket.setSoTimeout(60_000);
       this.out = socket.getOutputStream();
-      this.in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+      this.in = new Wire(socket.getInputStream());
+      this.expectedTextJson = target.expectedTextJson();
     }
 
     void initialize() throws IOException {
@@ -181,25 +221,28 @@ final class McpLoadGenerator {
       return Arrays.copyOf(latencies, count);
     }
 
-    /** Null when the answer is the tool's expected result to request {@code id}; otherwise what was wrong. */
-    private String check(Response response, long id) throws IOException {
+    /**
+     * Null when the answer is the tool's expected result to request {@code id}; otherwise what was wrong. The
+     * message is checked as text, without a JSON parser (the load generator must stay cheap: it shares the
+     * machine with the server it measures): it must be the answer to {@code id}, not an error, and carry the
+     * expected JSON as its text content (JSON-escaped, as both servers write it) and a structured content.
+     */
+    private String check(Response response, long id) {
       if (response.status != 200) {
         return "HTTP " + response.status + ": " + response.body();
       }
-      JsonNode message = Json.mapper().readTree(response.message());
-      if (message == null || message.path("id").asLong(-1) != id) {
-        return "an answer to another request: " + response.body();
+      String message = response.message();
+      if (!message.contains("\"id\":" + id + ",") && !message.contains("\"id\":" + id + "}")) {
+        return "an answer to another request: " + message;
       }
-      JsonNode result = message.path("result");
-      if (result.path("isError").asBoolean(false)) {
-        return "tool error: " + result.path("content").path(0).path("text").asText();
+      if (message.contains("\"isError\":true") || message.contains("\"error\":")) {
+        return "an error: " + message;
       }
-      String text = result.path("content").path(0).path("text").asText(null);
-      if (text == null || !text.strip().equals(target.expectedText())) {
-        return "unexpected content: " + response.body();
+      if (!message.contains(expectedTextJson)) {
+        return "unexpected content: " + message;
       }
-      if (!result.path("structuredContent").isObject()) {
-        return "no structured content: " + response.body();
+      if (!message.contains("\"structuredContent\":{")) {
+        return "no structured content: " + message;
       }
       return null;
     }
@@ -218,8 +261,10 @@ final class McpLoadGenerator {
             .append("MCP-Protocol-Version: ").append(PROTOCOL_VERSION).append("\r\n");
       }
       head.append("\r\n");
-      out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
-      out.write(body);
+      byte[] start = head.toString().getBytes(StandardCharsets.US_ASCII);
+      byte[] request = Arrays.copyOf(start, start.length + body.length);
+      System.arraycopy(body, 0, request, start.length, body.length);
+      out.write(request); // one write, one segment
       out.flush();
       return Response.read(in);
     }
@@ -235,14 +280,14 @@ final class McpLoadGenerator {
 
   /** An HTTP/1.1 response, read whole (Content-Length, chunked, or up to the end of the connection). */
   private record Response(int status, Map<String, String> headers, byte[] bytes) {
-    static Response read(InputStream in) throws IOException {
-      String statusLine = line(in);
+    static Response read(Wire in) throws IOException {
+      String statusLine = in.line();
       if (statusLine == null) {
         throw new IOException("the server closed the connection");
       }
       int status = Integer.parseInt(statusLine.split(" ", 3)[1]);
       Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-      for (String header; (header = line(in)) != null && !header.isEmpty(); ) {
+      for (String header; (header = in.line()) != null && !header.isEmpty(); ) {
         int colon = header.indexOf(':');
         if (colon > 0) {
           headers.put(header.substring(0, colon).strip(), header.substring(colon + 1).strip());
@@ -252,31 +297,30 @@ final class McpLoadGenerator {
       if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
         ByteArrayOutputStream all = new ByteArrayOutputStream(1024);
         while (true) {
-          String size = line(in);
+          String size = in.line();
           if (size == null) {
             throw new IOException("the connection ended inside a chunked body");
           }
           int semicolon = size.indexOf(';');
           int length = Integer.parseInt((semicolon < 0 ? size : size.substring(0, semicolon)).strip(), 16);
           if (length == 0) {
-            while (true) {
-              String trailer = line(in);
-              if (trailer == null || trailer.isEmpty()) {
-                break;
-              }
+            for (String trailer = in.line(); trailer != null && !trailer.isEmpty(); trailer = in.line()) {
+              // trailers are not used
             }
             break;
           }
-          all.write(in.readNBytes(length));
-          line(in);
+          in.copy(length, all);
+          in.line();
         }
         body = all.toByteArray();
       } else if (headers.containsKey("content-length")) {
-        body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
+        ByteArrayOutputStream all = new ByteArrayOutputStream(1024);
+        in.copy(Integer.parseInt(headers.get("content-length")), all);
+        body = all.toByteArray();
       } else if (status == 202 || status == 204 || status == 304) {
         body = new byte[0];
       } else {
-        body = in.readAllBytes();
+        body = in.rest();
       }
       return new Response(status, headers, body);
     }
@@ -291,7 +335,7 @@ final class McpLoadGenerator {
       if (!headers.getOrDefault("content-type", "").startsWith("text/event-stream")) {
         return text;
       }
-      StringBuilder data = new StringBuilder();
+      StringBuilder data = new StringBuilder(text.length());
       for (String line : text.split("\n")) {
         String stripped = line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
         if (stripped.startsWith("data:")) {
@@ -302,17 +346,75 @@ final class McpLoadGenerator {
       }
       return data.toString();
     }
+  }
 
-    private static String line(InputStream in) throws IOException {
-      StringBuilder line = new StringBuilder(64);
-      for (int b; (b = in.read()) >= 0; ) {
-        if (b == '\n') {
-          int end = line.length();
-          return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
-        }
-        line.append((char) b);
+  /** A buffered reader of a socket's bytes with ASCII lines, without locking per byte. Confined to one thread. */
+  private static final class Wire {
+    private final InputStream in;
+    private final byte[] buffer = new byte[1 << 16];
+    private int position;
+    private int limit;
+
+    Wire(InputStream in) {
+      this.in = in;
+    }
+
+    private boolean fill() throws IOException {
+      if (position < limit) {
+        return true;
       }
-      return line.isEmpty() ? null : line.toString();
+      int n = in.read(buffer, 0, buffer.length);
+      position = 0;
+      limit = Math.max(n, 0);
+      return n > 0;
+    }
+
+    /** The next line without its CR LF, or null at the end of the stream. */
+    String line() throws IOException {
+      StringBuilder line = null;
+      while (fill()) {
+        for (int i = position; i < limit; i++) {
+          if (buffer[i] == '\n') {
+            int end = i > position && buffer[i - 1] == '\r' ? i - 1 : i;
+            String part = new String(buffer, position, end - position, StandardCharsets.ISO_8859_1);
+            position = i + 1;
+            if (line == null) {
+              return part;
+            }
+            line.append(part);
+            int length = line.length();
+            return length > 0 && line.charAt(length - 1) == '\r' ? line.substring(0, length - 1) : line.toString();
+          }
+        }
+        if (line == null) {
+          line = new StringBuilder(128);
+        }
+        line.append(new String(buffer, position, limit - position, StandardCharsets.ISO_8859_1));
+        position = limit;
+      }
+      return line == null ? null : line.toString();
+    }
+
+    void copy(int count, ByteArrayOutputStream to) throws IOException {
+      int left = count;
+      while (left > 0) {
+        if (!fill()) {
+          throw new IOException("the connection ended " + left + " bytes before the end of the body");
+        }
+        int n = Math.min(left, limit - position);
+        to.write(buffer, position, n);
+        position += n;
+        left -= n;
+      }
+    }
+
+    byte[] rest() throws IOException {
+      ByteArrayOutputStream all = new ByteArrayOutputStream(1024);
+      while (fill()) {
+        all.write(buffer, position, limit - position);
+        position = limit;
+      }
+      return all.toByteArray();
     }
   }
 
@@ -320,5 +422,13 @@ final class McpLoadGenerator {
     return String.format(Locale.ROOT, "%-10s %9.0f calls/s  p50 %6.2f ms  p99 %6.2f ms  (%d calls in %.1f s, %d failed)",
         result.name(), result.callsPerSecond(), result.percentileMillis(0.50), result.percentileMillis(0.99),
         result.calls(), result.seconds(), result.failures());
+  }
+
+  /** CPU per successful call: the server's process, and this one (the load generator, and the server if it runs here). */
+  static String describeCpu(Result result) {
+    double calls = Math.max(1, result.calls());
+    return String.format(Locale.ROOT, "%-10s cpu per call: server process %4.0f us, this process %4.0f us (%.2f and %.2f cores busy)",
+        result.name(), result.serverProcessCpuNanos() / calls / 1e3, result.thisProcessCpuNanos() / calls / 1e3,
+        result.serverProcessCpuNanos() / 1e9 / result.seconds(), result.thisProcessCpuNanos() / 1e9 / result.seconds());
   }
 }

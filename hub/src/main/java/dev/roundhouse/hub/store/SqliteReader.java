@@ -58,11 +58,25 @@ class SqliteReader implements StoreReader {
         .list();
   }
 
+  /**
+   * One statement, tags and blockers gathered as JSON arrays in it: this read is on every {@code task_get}
+   * (HTTP, MCP, the agents' {@code get_task}), and each statement through Jdbi costs more than SQLite's part
+   * of it (three statements were a quarter of an MCP {@code tools/call}'s CPU in {@code roundhouse bench mcp}).
+   */
   @Override
   public Optional<Task> task(long id) {
-    List<Task> tasks = withTagsAndEdges(
-        handle.createQuery("SELECT * FROM tasks WHERE id = :id").bind("id", id));
-    return tasks.stream().findFirst();
+    return handle
+        .createQuery(
+            "SELECT t.*,"
+                + " (SELECT json_group_array(tag ORDER BY tag) FROM task_tags WHERE task_id = t.id) AS tag_list,"
+                + " (SELECT json_group_array(blocker_id ORDER BY blocker_id) FROM task_blockers WHERE task_id = t.id)"
+                + " AS blocker_list"
+                + " FROM tasks t WHERE t.id = :id")
+        .bind("id", id)
+        .map((rs, ctx) -> taskRow(rs).toTask(
+            List.of(Json.read(rs.getString("tag_list"), String[].class)),
+            List.of(Json.read(rs.getString("blocker_list"), Long[].class))))
+        .findFirst();
   }
 
   @Override
