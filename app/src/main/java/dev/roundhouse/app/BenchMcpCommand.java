@@ -58,7 +58,7 @@ final class BenchMcpCommand implements Callable<Integer> {
     }
     Path home = Files.createTempDirectory("roundhouse-bench-mcp-");
     try {
-      McpBenchmark.Figures figures = new McpBenchmark(home, Optional.ofNullable(tsServer).map(dir -> context.resolve(dir.toString())),
+      McpBenchmark.Figures figures = new McpBenchmark(home, context.variable("PATH"), context.resolve("."), Optional.ofNullable(tsServer).map(dir -> context.resolve(dir.toString())),
           sessions, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds)).run(spec.commandLine().getOut());
       boolean answered = figures.roundhouse().calls() > 0 && figures.typescript().calls() > 0;
       return !answered || (minRatio != null && figures.throughputRatio() < minRatio) ? ExitCode.FAILED.status() : ExitCode.OK.status();

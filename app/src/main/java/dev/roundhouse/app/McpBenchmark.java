@@ -45,12 +45,21 @@ final class McpBenchmark {
   private static final int TASKS = 12;
 
   private final Path home;
+  private final Optional<String> path;
+  private final Path workingDirectory;
   private final Optional<Path> nodeFolder;
   private final McpLoadGenerator load;
   private final String settings;
 
-  McpBenchmark(Path home, Optional<Path> nodeFolder, int sessions, Duration warmUp, Duration measured) {
+  /**
+   * @param path the {@code PATH} to find {@code node} on
+   * @param workingDirectory where to look for the TypeScript server's folder from, when {@code nodeFolder} is empty
+   */
+  McpBenchmark(Path home, Optional<String> path, Path workingDirectory, Optional<Path> nodeFolder, int sessions, Duration warmUp,
+      Duration measured) {
     this.home = home;
+    this.path = path;
+    this.workingDirectory = workingDirectory;
     this.nodeFolder = nodeFolder;
     this.load = new McpLoadGenerator(sessions, warmUp, measured);
     this.settings = String.format(Locale.ROOT, "%d sessions, %d s warm-up, %d s measured, per server",
@@ -65,7 +74,7 @@ final class McpBenchmark {
       String expected = Json.write(answer);
       Path answerFile = Files.writeString(home.resolve("task_get.json"), expected, StandardCharsets.UTF_8);
       String arguments = "{\"task\":" + task + "}";
-      try (TypeScriptBenchServer typescript = TypeScriptBenchServer.start(nodeFolder, answerFile, task)) {
+      try (TypeScriptBenchServer typescript = TypeScriptBenchServer.start(path, workingDirectory, nodeFolder, answerFile, task)) {
         out.printf(Locale.ROOT, "roundhouse bench mcp: tools/call task_get (a %d-byte answer) over Streamable HTTP on loopback; %s%n",
             expected.length(), settings);
         out.printf(Locale.ROOT, "  roundhouse: this hub (MCP Java SDK, Undertow, in this JVM) at %s/mcp%n", server.url());

@@ -48,16 +48,18 @@ final class TypeScriptBenchServer implements AutoCloseable {
   /**
    * Starts the server answering {@code answerFile}'s JSON for {@code task}.
    *
-   * @param folder the Node folder, or empty to look for {@value #FOLDER} from the working directory upwards
+   * @param path the command's {@code PATH}, where {@code node} is looked for
+   * @param folder the Node folder, or empty to look for {@value #FOLDER} from {@code workingDirectory} upwards
    * @throws CliFailure naming what to install when node, the folder or its packages are missing
    */
-  static TypeScriptBenchServer start(Optional<Path> folder, Path answerFile, long task) throws IOException, InterruptedException {
-    Path node = onPath("node").orElseThrow(() -> new CliFailure(ExitCode.FAILED,
+  static TypeScriptBenchServer start(Optional<String> path, Path workingDirectory, Optional<Path> folder, Path answerFile, long task)
+      throws IOException, InterruptedException {
+    Path node = onPath(path.orElse(""), "node").orElseThrow(() -> new CliFailure(ExitCode.FAILED,
         "node_missing", "node is not installed: bench mcp runs the MCP TypeScript SDK's server on Node.js 20 or newer; install it "
             + "(https://nodejs.org, or apt-get install nodejs npm), then run `npm ci` in " + FOLDER));
-    Path dir = folder.orElseGet(TypeScriptBenchServer::findFolder);
+    Path dir = folder.orElseGet(() -> findFolder(workingDirectory));
     if (dir == null || !Files.isRegularFile(dir.resolve(SCRIPT))) {
-      throw new CliFailure(ExitCode.FAILED, "bench_server_missing", "cannot find " + FOLDER + "/" + SCRIPT + " from " + Path.of("").toAbsolutePath()
+      throw new CliFailure(ExitCode.FAILED, "bench_server_missing", "cannot find " + FOLDER + "/" + SCRIPT + " from " + workingDirectory
           + "; run bench mcp from the Roundhouse source tree, or pass --ts-server <folder>");
     }
     Path sdk = dir.resolve("node_modules/@modelcontextprotocol/sdk/package.json");
@@ -146,8 +148,8 @@ final class TypeScriptBenchServer implements AutoCloseable {
   }
 
   /** {@value #FOLDER} in the working directory or one of its parents, or null. */
-  private static Path findFolder() {
-    for (Path at = Path.of("").toAbsolutePath(); at != null; at = at.getParent()) {
+  private static Path findFolder(Path workingDirectory) {
+    for (Path at = workingDirectory.toAbsolutePath(); at != null; at = at.getParent()) {
       Path candidate = at.resolve(FOLDER);
       if (Files.isRegularFile(candidate.resolve(SCRIPT))) {
         return candidate;
@@ -156,11 +158,7 @@ final class TypeScriptBenchServer implements AutoCloseable {
     return null;
   }
 
-  static Optional<Path> onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
+  static Optional<Path> onPath(String path, String program) {
     List<Path> found = new ArrayList<>();
     for (String entry : path.split(File.pathSeparator)) {
       if (!entry.isEmpty()) {

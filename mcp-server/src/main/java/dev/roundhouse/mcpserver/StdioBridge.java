@@ -26,13 +26,15 @@ import org.slf4j.LoggerFactory;
 /**
  * MCP over stdio, relayed to the hub's Streamable HTTP endpoint: each line on stdin (one JSON-RPC message)
  * is POSTed to {@code /mcp} with the session id and the MCP token; each message in the answer (a JSON body
- * or an SSE stream) becomes one line on stdout. Once the client subscribes to a resource, a GET stream carries
- * the server's own messages ({@code resources/updated}) to stdout as well; until then the session holds no
- * stream, so an idle one can expire like any other. When stdin closes, in-flight requests finish, the session
- * is deleted and {@link #run} returns. stdout carries nothing but JSON-RPC; diagnostics go to the log (stderr).
+ * or an SSE stream) becomes one line on stdout. Once the session exists, a GET stream carries the server's own
+ * messages to stdout as well (the SDK sends {@code resources/updated}, and a call's progress and log
+ * notifications, on it); as an open stream, it also keeps the hub from sweeping the session while the relay
+ * runs. When stdin closes, in-flight requests finish, the session is deleted and {@link #run} returns. stdout
+ * carries nothing but JSON-RPC; diagnostics go to the log (stderr).
  *
- * <p><b>Sessions the hub forgot.</b> The hub closes a session idle for 30 minutes, and a restarted hub knows no
- * session; either way it answers 404. The relay then starts a new session on the client's behalf, replaying
+ * <p><b>Sessions the hub forgot.</b> A restarted hub knows no session, and the hub closes a session idle for 30
+ * minutes with no stream open (the relay's GET stream can be down when the sweep runs: it reconnects after a
+ * drop); either way it answers 404. The relay then starts a new session on the client's behalf, replaying
  * what the client told the old one (its {@code initialize} request, with an id of the relay's own, and
  * {@code notifications/initialized}; its {@code logging/setLevel} and {@code resources/subscribe} requests),
  * swallows the answers to those replays, and sends the request that got the 404 once more, so the client
@@ -115,9 +117,6 @@ final class StdioBridge {
     String method = message.path("method").asText("");
     try {
       remember(method, message, line);
-      if (method.equals("resources/subscribe")) {
-        listen(); // before the subscription exists, so no update can be sent while nobody listens
-      }
       String used = session;
       HttpResponse<InputStream> response = http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream());
       if (response.statusCode() == 404 && used != null && !method.equals("initialize")) {
@@ -147,6 +146,9 @@ final class StdioBridge {
             write(error(id, -32603, "the hub answered HTTP " + response.statusCode()));
           }
         }
+      }
+      if (method.equals("initialize")) {
+        listen();
       }
     } catch (IOException e) {
       log.warn("relaying to {} failed: {}", endpoint, e.toString());
@@ -213,12 +215,17 @@ final class StdioBridge {
       throw new IOException("the hub does not know session " + stale + " and the client never initialized one");
     }
     ObjectNode again = hello.deepCopy().put("id", "roundhouse-relay-" + replays.incrementAndGet());
-    session = null;
-    HttpResponse<InputStream> answer = http.send(post(Json.write(again)).timeout(REPLAY_TIMEOUT).build(), HttpResponse.BodyHandlers.ofInputStream());
-    answer.body().close();
+    // Without a session header, and without touching `session`: requests sent meanwhile still name the stale
+    // session, get 404, and wait for this renewal in renew().
+    HttpRequest start = HttpRequest.newBuilder(endpoint).header("Authorization", "Bearer " + token.get())
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .timeout(REPLAY_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString(Json.write(again), StandardCharsets.UTF_8)).build();
+    HttpResponse<InputStream> answer = http.send(start, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = answer.body()) {
+      body.readAllBytes(); // the client's answer to initialize came long ago; this one is the relay's
+    }
     String fresh = answer.headers().firstValue(SESSION).orElse(null);
     if (answer.statusCode() != 200 || fresh == null) {
-      session = stale;
       throw new IOException("the hub forgot session " + stale + " and refused a new one (HTTP " + answer.statusCode() + ")");
     }
     session = fresh;
@@ -295,9 +302,9 @@ final class StdioBridge {
   }
 
   /**
-   * Opens the GET stream for the server's own messages, once, and waits (up to 10 s) until the hub has
-   * answered it, so that nothing sent after this returns is missed. It is reopened if it drops, and on a 404
-   * the session is renewed first.
+   * Opens the GET stream for the server's own messages, once the session exists, and waits (up to 10 s)
+   * until the hub has answered it, so that nothing the client asks for next misses it. It is reopened if it
+   * drops, and on a 404 the session is renewed first.
    */
   private void listen() throws InterruptedException {
     java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
