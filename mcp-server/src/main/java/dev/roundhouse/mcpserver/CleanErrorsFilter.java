@@ -8,15 +8,24 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 
 /**
  * Rewrites every error the SDK's servlet answers (status 400 or more) into a one-line JSON-RPC error: the
  * SDK serializes its whole exception, stack trace included, into error bodies, and answers some errors
  * with the container's HTML page. Successful answers, which the SDK streams asynchronously, pass through
- * untouched. Must be deployed async-supported. Thread-safe (stateless).
+ * untouched. A 404 for a request naming a session (the session is unknown or expired) becomes code {@code -32001}
+ * with a sentence naming the session and telling the client to initialize again. Must be deployed
+ * async-supported. Thread-safe (immutable).
  */
 final class CleanErrorsFilter extends HttpFilter {
   private static final long serialVersionUID = 1L;
+  private final Duration sessionIdle;
+
+  /** @param sessionIdle how long an idle session lives, named in the answer to an unknown or expired one */
+  CleanErrorsFilter(Duration sessionIdle) {
+    this.sessionIdle = sessionIdle;
+  }
 
   @Override
   protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -24,8 +33,32 @@ final class CleanErrorsFilter extends HttpFilter {
     ErrorCapturingResponse capturing = new ErrorCapturingResponse(response);
     chain.doFilter(request, capturing);
     if (capturing.failed()) {
-      JsonRpcErrors.send(response, capturing.status(), message(capturing));
+      String session = request.getHeader("Mcp-Session-Id");
+      if (capturing.status() == 404 && session != null) {
+        JsonRpcErrors.send(response, 404, JsonRpcErrors.SESSION_NOT_FOUND, unknownSession(session));
+      } else {
+        JsonRpcErrors.send(response, capturing.status(), message(capturing));
+      }
     }
+  }
+
+  /**
+   * The answer to a request naming a session the endpoint does not have: the spec's signal (404) to start a
+   * new session, said in words too. The SDK forgets a session once it is closed, so "unknown" and "expired"
+   * cannot be told apart here.
+   */
+  private String unknownSession(String session) {
+    String id = session.length() <= 100 ? session : session.substring(0, 100) + "…";
+    return "unknown or expired MCP session '" + id + "' (a session idle for " + idle() + " is closed, as is every "
+        + "session when the hub restarts); start a new session: send initialize without an Mcp-Session-Id header";
+  }
+
+  private String idle() {
+    long seconds = sessionIdle.toSeconds();
+    if (seconds >= 60 && seconds % 60 == 0) {
+      return seconds / 60 + (seconds == 60 ? " minute" : " minutes");
+    }
+    return seconds >= 1 ? seconds + " s" : sessionIdle.toMillis() + " ms";
   }
 
   private static String message(ErrorCapturingResponse failed) {

@@ -15,16 +15,22 @@ final class JsonRpcErrors {
   static final int PARSE_ERROR = -32700;
   static final int INVALID_REQUEST = -32600;
   static final int SERVER_ERROR = -32000;
+  /** A request named a session the server does not have: the code the MCP TypeScript SDK's server answers too. */
+  static final int SESSION_NOT_FOUND = -32001;
   private static final int MAX_MESSAGE = 500;
 
   private JsonRpcErrors() {}
 
   static void send(HttpServletResponse response, int status, String message) throws IOException {
+    send(response, status, code(status, message), message);
+  }
+
+  static void send(HttpServletResponse response, int status, int code, String message) throws IOException {
     ObjectNode body = Json.mapper().createObjectNode();
     body.put("jsonrpc", "2.0");
     body.putNull("id");
     ObjectNode error = body.putObject("error");
-    error.put("code", code(status, message));
+    error.put("code", code);
     error.put("message", oneLine(message));
     response.setStatus(status);
     response.setContentType("application/json");

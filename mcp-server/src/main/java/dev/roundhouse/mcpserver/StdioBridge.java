@@ -26,10 +26,20 @@ import org.slf4j.LoggerFactory;
 /**
  * MCP over stdio, relayed to the hub's Streamable HTTP endpoint: each line on stdin (one JSON-RPC message)
  * is POSTed to {@code /mcp} with the session id and the MCP token; each message in the answer (a JSON body
- * or an SSE stream) becomes one line on stdout. Once the session exists, a GET stream carries the server's
- * own messages (such as {@code resources/updated}) to stdout as well. When stdin closes, in-flight requests
- * finish, the session is deleted and {@link #run} returns. stdout carries nothing but JSON-RPC; diagnostics go
- * to the log (stderr).
+ * or an SSE stream) becomes one line on stdout. Once the session exists, a GET stream carries the server's own
+ * messages to stdout as well (the SDK sends {@code resources/updated}, and a call's progress and log
+ * notifications, on it); as an open stream, it also keeps the hub from sweeping the session while the relay
+ * runs. When stdin closes, in-flight requests finish, the session is deleted and {@link #run} returns. stdout
+ * carries nothing but JSON-RPC; diagnostics go to the log (stderr).
+ *
+ * <p><b>Sessions the hub forgot.</b> A restarted hub knows no session, and the hub closes a session idle for 30
+ * minutes with no stream open (the relay's GET stream can be down when the sweep runs: it reconnects after a
+ * drop); either way it answers 404. The relay then starts a new session on the client's behalf, replaying
+ * what the client told the old one (its {@code initialize} request, with an id of the relay's own, and
+ * {@code notifications/initialized}; its {@code logging/setLevel} and {@code resources/subscribe} requests),
+ * swallows the answers to those replays, and sends the request that got the 404 once more, so the client
+ * never notices. Concurrent requests that hit the same 404 wait for that one new session (a single flight, no
+ * lock held during I/O). The GET stream does the same when the hub refuses it with 404.
  *
  * <p>Thread-safe for its one {@link #run}: requests are relayed on virtual threads; lines are written to
  * stdout one at a time under a lock, which is held only for the write.
@@ -43,9 +53,22 @@ final class StdioBridge {
   private final Writer out;
   private final HttpClient http;
   private final ReentrantLock writeLock = new ReentrantLock();
+  private static final Duration REPLAY_TIMEOUT = Duration.ofSeconds(30);
+
   private volatile String session;
   private volatile String protocolVersion;
   private volatile Thread listener;
+  private final java.util.concurrent.atomic.AtomicBoolean listening = new java.util.concurrent.atomic.AtomicBoolean();
+  /** What the client told the session, replayed into a new one: its initialize, initialized, level, subscriptions. */
+  private volatile ObjectNode initialize;
+  private volatile String initialized;
+  private volatile ObjectNode logLevel;
+  private final java.util.Set<String> subscriptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicReference<Recovery> recovery = new java.util.concurrent.atomic.AtomicReference<>();
+  private final java.util.concurrent.atomic.AtomicLong replays = new java.util.concurrent.atomic.AtomicLong();
+
+  /** A new session being started in place of {@code stale}; {@code next} completes with its id. */
+  private record Recovery(String stale, java.util.concurrent.CompletableFuture<String> next) {}
 
   StdioBridge(URI endpoint, Supplier<String> token, Writer out) {
     this.endpoint = endpoint;
@@ -91,8 +114,16 @@ final class StdioBridge {
     }
     JsonNode id = message.get("id");
     boolean request = message.hasNonNull("method") && id != null;
+    String method = message.path("method").asText("");
     try {
-      HttpResponse<InputStream> response = http.send(post(line), HttpResponse.BodyHandlers.ofInputStream());
+      remember(method, message, line);
+      String used = session;
+      HttpResponse<InputStream> response = http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream());
+      if (response.statusCode() == 404 && used != null && !method.equals("initialize")) {
+        response.body().close();
+        renew(used);
+        response = http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream()); // once
+      }
       response.headers().firstValue(SESSION).ifPresent(value -> {
         if (session == null) {
           session = value;
@@ -116,8 +147,8 @@ final class StdioBridge {
           }
         }
       }
-      if (session != null && listener == null && "initialize".equals(message.path("method").asText())) {
-        startListening();
+      if (method.equals("initialize")) {
+        listen();
       }
     } catch (IOException e) {
       log.warn("relaying to {} failed: {}", endpoint, e.toString());
@@ -129,6 +160,103 @@ final class StdioBridge {
     }
   }
 
+  /** Keeps what a new session must be told to stand in for this one. */
+  private void remember(String method, JsonNode message, String line) {
+    switch (method) {
+      case "initialize" -> initialize = (ObjectNode) message.deepCopy();
+      case "notifications/initialized" -> initialized = line;
+      case "logging/setLevel" -> logLevel = (ObjectNode) message.deepCopy();
+      case "resources/subscribe" -> subscriptions.add(message.path("params").path("uri").asText());
+      case "resources/unsubscribe" -> subscriptions.remove(message.path("params").path("uri").asText());
+      default -> {
+        // nothing to replay
+      }
+    }
+  }
+
+  /**
+   * Replaces the session {@code stale}, which the hub answered 404 for, with a new one, unless another thread
+   * already did or is doing it (then waits for that one). Returns the session to use now.
+   */
+  String renew(String stale) throws IOException, InterruptedException {
+    while (true) {
+      Recovery current = recovery.get();
+      if (current != null && current.stale().equals(stale)) {
+        return await(current.next());
+      }
+      String now = session;
+      if (now != null && !now.equals(stale)) {
+        return now; // replaced already
+      }
+      Recovery mine = new Recovery(stale, new java.util.concurrent.CompletableFuture<>());
+      if (recovery.compareAndSet(current, mine)) {
+        try {
+          mine.next().complete(reinitialize(stale));
+        } catch (IOException | RuntimeException e) {
+          mine.next().completeExceptionally(e);
+        }
+        return await(mine.next());
+      }
+    }
+  }
+
+  private static String await(java.util.concurrent.CompletableFuture<String> next) throws IOException, InterruptedException {
+    try {
+      return next.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /** Starts a new session with the client's own initialize, and replays into it what the client told the old one. */
+  private String reinitialize(String stale) throws IOException, InterruptedException {
+    ObjectNode hello = initialize;
+    if (hello == null) {
+      throw new IOException("the hub does not know session " + stale + " and the client never initialized one");
+    }
+    ObjectNode again = hello.deepCopy().put("id", "roundhouse-relay-" + replays.incrementAndGet());
+    // Without a session header, and without touching `session`: requests sent meanwhile still name the stale
+    // session, get 404, and wait for this renewal in renew().
+    HttpRequest start = HttpRequest.newBuilder(endpoint).header("Authorization", "Bearer " + token.get())
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .timeout(REPLAY_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString(Json.write(again), StandardCharsets.UTF_8)).build();
+    HttpResponse<InputStream> answer = http.send(start, HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = answer.body()) {
+      body.readAllBytes(); // the client's answer to initialize came long ago; this one is the relay's
+    }
+    String fresh = answer.headers().firstValue(SESSION).orElse(null);
+    if (answer.statusCode() != 200 || fresh == null) {
+      throw new IOException("the hub forgot session " + stale + " and refused a new one (HTTP " + answer.statusCode() + ")");
+    }
+    session = fresh;
+    if (initialized != null) {
+      replay(initialized);
+    }
+    ObjectNode level = logLevel;
+    if (level != null) {
+      replay(Json.write(level.deepCopy().put("id", "roundhouse-relay-" + replays.incrementAndGet())));
+    }
+    for (String uri : subscriptions) {
+      ObjectNode subscribe = Json.mapper().createObjectNode().put("jsonrpc", "2.0")
+          .put("id", "roundhouse-relay-" + replays.incrementAndGet()).put("method", "resources/subscribe");
+      subscribe.putObject("params").put("uri", uri);
+      replay(Json.write(subscribe));
+    }
+    log.info("the hub no longer knows MCP session {} (it expired, or the hub restarted): relaying to a new session {}", stale, fresh);
+    return fresh;
+  }
+
+  /** Sends a message the relay makes up for the hub, and drops the answer: the client never asked for it. */
+  private void replay(String line) throws IOException, InterruptedException {
+    HttpResponse<InputStream> answer = http.send(post(line).timeout(REPLAY_TIMEOUT).build(), HttpResponse.BodyHandlers.ofInputStream());
+    try (InputStream body = answer.body()) {
+      body.readAllBytes();
+    }
+    if (answer.statusCode() >= 400) {
+      log.warn("replaying {} into the new session failed: HTTP {}", line, answer.statusCode());
+    }
+  }
+
   private void rememberVersion(JsonNode answer) {
     JsonNode version = answer.path("result").path("protocolVersion");
     if (version.isTextual()) {
@@ -136,9 +264,9 @@ final class StdioBridge {
     }
   }
 
-  private HttpRequest post(String line) {
+  private HttpRequest.Builder post(String line) {
     return request().header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(line, StandardCharsets.UTF_8)).build();
+        .POST(HttpRequest.BodyPublishers.ofString(line, StandardCharsets.UTF_8));
   }
 
   private HttpRequest.Builder request() {
@@ -173,33 +301,57 @@ final class StdioBridge {
     }
   }
 
-  /** The server's own messages (notifications, requests to the client) on a GET stream, reopened if it drops. */
-  private void startListening() {
-    listener = Thread.ofVirtual().name("mcp-stdio-listen").start(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        try {
-          HttpResponse<InputStream> response =
-              http.send(request().header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-          if (response.statusCode() != 200) {
-            log.debug("the hub refused the listening stream: HTTP {}", response.statusCode());
-            response.body().close();
-            return;
-          }
-          try (InputStream body = response.body()) {
-            readEvents(body);
-          }
-        } catch (IOException e) {
-          log.debug("listening stream ended: {}", e.toString());
-          try {
-            Thread.sleep(1000);
-          } catch (InterruptedException interrupted) {
-            return;
-          }
-        } catch (InterruptedException e) {
+  /**
+   * Opens the GET stream for the server's own messages, once the session exists, and waits (up to 10 s)
+   * until the hub has answered it, so that nothing the client asks for next misses it. It is reopened if it
+   * drops, and on a 404 the session is renewed first.
+   */
+  private void listen() throws InterruptedException {
+    java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
+    if (session == null || !listening.compareAndSet(false, true)) {
+      return;
+    }
+    listener = Thread.ofVirtual().name("mcp-stdio-listen").start(() -> listenUntilInterrupted(open));
+    open.await(10, TimeUnit.SECONDS);
+  }
+
+  private void listenUntilInterrupted(java.util.concurrent.CountDownLatch open) {
+    while (!Thread.currentThread().isInterrupted()) {
+      String used = session;
+      try {
+        HttpResponse<InputStream> response =
+            http.send(request().header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        open.countDown();
+        if (response.statusCode() == 404 && used != null) {
+          response.body().close();
+          renew(used); // replays the subscriptions; then listen on the new session
+          continue;
+        }
+        if (response.statusCode() != 200) {
+          log.debug("the hub refused the listening stream: HTTP {}", response.statusCode());
+          response.body().close();
           return;
         }
+        try (InputStream body = response.body()) {
+          readEvents(body);
+        }
+      } catch (IOException e) {
+        open.countDown();
+        log.debug("listening stream ended: {}", e.toString());
+        try {
+          Thread.sleep(1000); // back off before reopening
+        } catch (InterruptedException interrupted) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        return;
       }
-    });
+    }
+  }
+
+  /** The session the relay speaks for now (tests). */
+  String session() {
+    return session;
   }
 
   private static ObjectNode error(JsonNode id, int code, String message) {

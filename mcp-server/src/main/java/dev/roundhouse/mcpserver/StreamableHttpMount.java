@@ -64,6 +64,7 @@ final class StreamableHttpMount implements HttpMount {
         HttpServletStreamableServerTransportProvider.builder()
             .mcpEndpoint(McpServers.PATH)
             .maxRequestSize(hub.config().maxBodyBytes())
+            .sessionSweepInterval(options.sessionIdle())
             .contextExtractor(request -> request.getAttribute(Caller.KEY) instanceof Caller caller
                 ? caller.context() : Caller.EXTERNAL.context())
             .build();
@@ -109,7 +110,7 @@ final class StreamableHttpMount implements HttpMount {
                     .addMapping(McpServers.PATH)
                     .setAsyncSupported(true)
                     .setLoadOnStartup(1))
-            .addFilter(filter("clean-errors", new CleanErrorsFilter()))
+            .addFilter(filter("clean-errors", new CleanErrorsFilter(options.sessionIdle())))
             .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
             .addFilter(filter("tool-call-routing", new ToolCallRouting(
                 name -> hub.operations().describe(name).isPresent() || options.extraTool(name), hub.config().maxBodyBytes())))

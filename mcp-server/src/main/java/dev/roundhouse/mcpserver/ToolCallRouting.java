@@ -56,6 +56,9 @@ final class ToolCallRouting extends HttpFilter {
   }
 
   private byte[] rerouted(byte[] body) {
+    if (!mentionsToolsCall(body)) {
+      return body; // not a tools/call (initialize, notifications, reads): nothing to parse
+    }
     JsonNode message;
     try {
       message = Json.mapper().readTree(body);
@@ -71,6 +74,26 @@ final class ToolCallRouting extends HttpFilter {
       changed = reroute(message);
     }
     return changed ? Json.write(message).getBytes(StandardCharsets.UTF_8) : body;
+  }
+
+  private static final byte[] TOOLS_CALL = "tools/call".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * Whether {@code tools/call} occurs in the body's bytes. A cheap filter in front of the parse: a message
+   * without it cannot be a call to reroute (a method name written with escapes would be missed, and the SDK
+   * then answers "Unknown tool" for it, as it would without this filter).
+   */
+  static boolean mentionsToolsCall(byte[] body) {
+    outer:
+    for (int i = 0; i <= body.length - TOOLS_CALL.length; i++) {
+      for (int j = 0; j < TOOLS_CALL.length; j++) {
+        if (body[i + j] != TOOLS_CALL[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private boolean reroute(JsonNode message) {

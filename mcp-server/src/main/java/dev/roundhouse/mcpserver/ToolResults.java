@@ -37,7 +37,7 @@ final class ToolResults {
   static McpSchema.CallToolResult success(JsonNode output) {
     McpSchema.CallToolResult.Builder result = McpSchema.CallToolResult.builder().addTextContent(Json.write(output)).isError(false);
     if (output != null && output.isObject()) {
-      result.structuredContent(OperationTools.asMap(output));
+      result.structuredContent(output); // the tree itself: the SDK's Jackson mapper writes it as is, no copy to a Map
     }
     return result.build();
   }

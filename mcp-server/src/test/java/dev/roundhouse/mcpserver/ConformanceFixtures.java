@@ -48,7 +48,7 @@ final class ConformanceFixtures {
    * check off, as the suite sends no {@code Authorization} header.
    */
   static McpOptions options() {
-    return new McpOptions(new SecureRandom(), Duration.ofSeconds(5), false, tools(), resources(), templates(), prompts(), completions());
+    return new McpOptions(new SecureRandom(), Duration.ofSeconds(5), false, McpOptions.SESSION_IDLE, tools(), resources(), templates(), prompts(), completions());
   }
 
   static List<SyncToolSpecification> tools() {

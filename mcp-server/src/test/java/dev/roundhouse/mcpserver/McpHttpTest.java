@@ -187,12 +187,14 @@ class McpHttpTest {
   }
 
   @Test
-  void unknownSessionIs404WithoutStackTrace() {
+  void unknownSessionIs404NamingTheSessionAsUnknownOrExpiredWithoutStackTrace() {
     Reply reply =
         post(mcp(mcpToken).header("Mcp-Session-Id", "no-such-session"),
             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
     assertThat(reply.status()).isEqualTo(404);
-    assertThat(reply.body().path("error").path("message").asText()).contains("no-such-session");
+    assertThat(reply.body().path("error").path("code").asInt()).isEqualTo(-32001);
+    assertThat(reply.body().path("error").path("message").asText())
+        .contains("unknown or expired MCP session 'no-such-session'").contains("30 minutes").contains("send initialize");
     assertNoStackTrace(reply);
   }
 
