@@ -128,10 +128,19 @@ final class AcpConnection implements AutoCloseable {
     if (cause instanceof AcpClientSession.AcpError error) {
       return new AcpAgentException(name + " answered " + method + " with an error: " + describe(error.getError()));
     }
-    if (ended.get() || !process.isAlive()) {
-      return exited("during " + method);
+    if (ended.get() || !process.isAlive() || stdinClosed(cause)) {
+      return exited("during " + method); // a closed stdin means it is exiting: exited() waits for it
     }
     return new AcpAgentException(name + ": " + method + " failed: " + redact(String.valueOf(cause.getMessage())), cause);
+  }
+
+  private static boolean stdinClosed(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof java.io.UncheckedIOException) {
+        return true; // AgentProcess.send: the agent no longer takes input
+      }
+    }
+    return false;
   }
 
   /** The agent's exit as a sentence: its exit code and the end of its stderr. */
