@@ -101,30 +101,30 @@ function exercise(transportName, makeTransport) {
     }
   });
 
-  test(`${transportName}: reports progress for a call with a progress token, and gets a prompt`, async () => {
+  test(`${transportName}: a quick call with a progress token is answered with no stray progress, and gets a prompt`, async () => {
     const client = await connect(`node-${transportName}-progress`, makeTransport());
+    const errors = [];
+    client.onerror = (error) => errors.push(error.message);
     try {
       const project = `node-${transportName}-p-${Date.now()}`;
       structured(await client.callTool({ name: 'project_create', arguments: { name: project, path: process.env.RH_PROJECT_DIR } }));
-      const progress = [];
-      const listed = structured(await client.callTool(
-        { name: 'list_tasks', arguments: { project } }, undefined, { onprogress: (p) => progress.push(p) }));
-      assert.equal(listed.summary, `list_tasks found no tasks for project ${project}`);
-      assert.ok(progress.some((p) => p.progress === 0 && p.message === 'list_tasks started'), JSON.stringify(progress));
-      if (transportName === 'http') {
-        // Over stdio the relay's final notification can reach the client after the answer, which ends the
-        // client's interest in the token (seen once in two runs; docs/mcp.md "Not done yet").
-        const last = progress.find((p) => p.total !== undefined);
-        assert.ok(last, `a final progress notification in ${JSON.stringify(progress)}`);
-        assert.equal(last.progress, last.total);
+      // Progress that reached the client with the answer would be handled after it, for a token the SDK has
+      // forgotten: an error here, and a dropped stdio server in Claude Code. The hub sends heartbeats only
+      // while a call is still running (every 5 s), so calls this quick get none.
+      for (let i = 0; i < 20; i++) {
+        const progress = [];
+        const listed = structured(await client.callTool(
+          { name: 'list_tasks', arguments: { project } }, undefined, { onprogress: (p) => progress.push(p) }));
+        assert.equal(listed.summary, `list_tasks found no tasks for project ${project}`);
+        assert.deepEqual(progress, []);
       }
-
       const { prompts } = await client.listPrompts();
       assert.deepEqual(prompts.map((p) => p.name).sort(), ['plan_feature', 'summarise_board']);
       const plan = await client.getPrompt({ name: 'plan_feature', arguments: { project, feature: 'Dark mode' } });
       assert.match(plan.messages[0].content.text, /Dark mode/);
       assert.equal(plan.messages[1].content.type, 'resource');
       assert.equal(plan.messages[1].content.resource.uri, `roundhouse://projects/${project}/board`);
+      assert.deepEqual(errors, [], 'no progress for a token the client had already retired');
     } finally {
       await client.close();
     }

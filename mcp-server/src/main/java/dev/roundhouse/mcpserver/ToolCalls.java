@@ -19,9 +19,13 @@ import org.slf4j.LoggerFactory;
  * Runs one {@code tools/call} of an operation for its caller, and tells the calling session about it:
  *
  * <ul>
- *   <li><b>progress</b>, when the request carries a {@code progressToken}: {@code 0} when the operation
- *       starts, one more every {@code heartbeat} while it runs (a question to the user, a driver round
- *       trip), and a final one with {@code total} equal to it when it ends;
+ *   <li><b>progress</b>, when the request carries a {@code progressToken}: one notification every
+ *       {@code heartbeat} while the operation is still running (a question to the user, a driver round trip),
+ *       and none at its start or end. A notification that reaches a client together with the answer is
+ *       handled after it by the TypeScript SDK (notifications wait a microtask, responses do not), so the
+ *       token is unknown by then: the SDK reports an error and Claude Code drops the stdio server. Hence no
+ *       start or final notification, and an answer is held until {@link #QUIET} after the last heartbeat so
+ *       the two never share a read;
  *   <li><b>logging</b>, at the level the client set with {@code logging/setLevel} (the SDK filters): the
  *       call at {@code debug} (reads) or {@code info} (writes) with its duration, a refusal at
  *       {@code warning}, an internal failure at {@code error} with its log reference.
@@ -33,6 +37,8 @@ import org.slf4j.LoggerFactory;
 final class ToolCalls {
   private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
   static final String LOGGER = "roundhouse";
+  /** How long after a heartbeat the answer waits, so a client reads the two apart. */
+  static final Duration QUIET = Duration.ofMillis(100);
 
   private final OperationRegistry registry;
   private final Duration heartbeat;
@@ -67,7 +73,6 @@ final class ToolCalls {
   private McpSchema.CallToolResult withProgress(
       McpSyncServerExchange exchange, Object token, String name, java.util.function.Supplier<McpSchema.CallToolResult> call) {
     CompletableFuture<McpSchema.CallToolResult> result = new CompletableFuture<>();
-    progress(exchange, token, 0, null, name + " started");
     Thread.ofVirtual().name("roundhouse-mcp-call-" + name).start(() -> {
       try {
         result.complete(call.get());
@@ -77,15 +82,18 @@ final class ToolCalls {
     });
     int beats = 0;
     long started = System.nanoTime();
+    long lastBeat = 0;
     while (true) {
       try {
         McpSchema.CallToolResult done = result.get(heartbeat.toNanos(), TimeUnit.NANOSECONDS);
-        progress(exchange, token, beats + 1, (double) (beats + 1), name + " finished");
+        if (beats > 0) {
+          holdAfterBeat(lastBeat);
+        }
         return done;
       } catch (TimeoutException e) {
         beats++;
-        progress(exchange, token, beats, null,
-            name + " still running after " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+        progress(exchange, token, beats, name + " still running after " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+        lastBeat = System.nanoTime();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ToolResults.error(name + " was interrupted before it finished");
@@ -95,9 +103,21 @@ final class ToolCalls {
     }
   }
 
-  private static void progress(McpSyncServerExchange exchange, Object token, double progress, Double total, String message) {
+  /** Waits out the rest of {@link #QUIET} after the heartbeat sent at {@code lastBeat} (a nanoTime). */
+  private static void holdAfterBeat(long lastBeat) {
+    long wait = QUIET.toNanos() - (System.nanoTime() - lastBeat);
+    if (wait > 0) {
+      try {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the answer is ready: send it now
+      }
+    }
+  }
+
+  private static void progress(McpSyncServerExchange exchange, Object token, double progress, String message) {
     try {
-      exchange.progressNotification(McpSchema.ProgressNotification.builder(token, progress).total(total).message(message).build());
+      exchange.progressNotification(McpSchema.ProgressNotification.builder(token, progress).message(message).build());
     } catch (RuntimeException e) {
       log.debug("progress notification not delivered: {}", e.toString());
     }

@@ -12,11 +12,13 @@ import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient.Reply;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.hub.turns.AgentEndpoint;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,7 @@ class McpAgentToolsTest {
       {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",\
       "capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}""";
 
+  private static final Duration HEARTBEAT = Duration.ofMillis(200);
   private final CountDownLatch endTurn = new CountDownLatch(1);
   private final CompletableFuture<AgentEndpoint> opened = new CompletableFuture<>();
   private TestHub hub;
@@ -59,7 +62,7 @@ class McpAgentToolsTest {
         java.util.Arrays.fill(bytes, (byte) 7);
       }
     };
-    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> List.of(McpServers.streamableHttp(h, McpOptions.DEFAULTS.withRandom(fixed))));
+    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> List.of(McpServers.streamableHttp(h, McpOptions.DEFAULTS.withRandom(fixed).withHeartbeat(HEARTBEAT))));
     events = new EventRecorder(hub.hub());
     hub.http().op("project_create", map("name", "web", "path", hub.folder("web"), "default_agent", "cli"));
     task = hub.http().op("task_create", map("project", "web", "title", "Fix login")).get("id").asLong();
@@ -161,6 +164,33 @@ class McpAgentToolsTest {
       McpSchema.CallToolResult answer = asked.get(20, TimeUnit.SECONDS);
       assertThat(answer.isError()).as(text(answer)).isFalse();
       assertThat(Json.tree(answer.structuredContent()).path("answer").asText()).isEqualTo("sqlite");
+    }
+  }
+
+  @Test
+  void aParkedCallWithAProgressTokenReportsThatItIsStillRunningAndNothingAtItsStartOrEnd() throws Exception {
+    List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AgentEndpoint endpoint = turnEndpoint();
+    String base = endpoint.url().toString().substring(0, endpoint.url().toString().length() - McpServers.PATH.length());
+    try (McpSyncClient agent = McpClients.connect(base, endpoint.bearerToken(), "claude-code", progress::add, log -> {})) {
+      CompletableFuture<McpSchema.CallToolResult> asked = new CompletableFuture<>();
+      Thread.ofVirtual().start(() -> {
+        try {
+          asked.complete(agent.callTool(McpSchema.CallToolRequest.builder("ask_user")
+              .arguments(Map.of("question", "Ship it?")).meta(Map.of("progressToken", "p-7")).build()));
+        } catch (RuntimeException e) {
+          asked.completeExceptionally(e);
+        }
+      });
+      Event question = events.await("decision.opened", task);
+      Waits.until("two heartbeats of the parked call", Duration.ofSeconds(20), () -> progress.size() >= 2);
+      hub.http().op("decision_answer", map("decision", question.data().at("/decision/id").asLong(), "answer", "yes"));
+      assertThat(asked.get(20, TimeUnit.SECONDS).isError()).isFalse();
+
+      assertThat(progress).allMatch(p -> "p-7".equals(p.progressToken()));
+      assertThat(progress).as("no final notification that could trail the answer").allMatch(p -> p.total() == null);
+      assertThat(progress).extracting(McpSchema.ProgressNotification::progress).as("beats count up from 1").startsWith(1.0, 2.0);
+      assertThat(progress.get(0).message()).startsWith("ask_user still running after ");
     }
   }
 
