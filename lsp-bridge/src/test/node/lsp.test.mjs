@@ -137,6 +137,9 @@ test("bad input gets -32601 / -32602 naming what was wrong, and the bridge keeps
   await assert.rejects(lsp.connection.sendRequest("roundhouse/nope", {}), (e) => e.code === -32601);
   await assert.rejects(lsp.connection.sendRequest("roundhouse/task", { task: "seven" }),
     (e) => e.code === -32602 && /params\.task/.test(e.message));
+  // two arguments: vscode-jsonrpc sends them by position, as an array
+  await assert.rejects(lsp.connection.sendRequest("roundhouse/task", { task: 1 }, { extra: true }),
+    (e) => e.code === -32602 && /roundhouse\/task: params must be an object .*an array of 2/.test(e.message));
   await assert.rejects(lsp.connection.sendRequest("roundhouse/task", { task: 424242 }),
     (e) => e.code === -32803 && /424242/.test(e.message));
   const board = await lsp.connection.sendRequest("roundhouse/board", { project });

@@ -36,11 +36,18 @@ public final class LspBridge {
   private LspBridge() {}
 
   /**
-   * LSP4J answers an unknown request whose method starts with {@code $/} with a null result; the LSP
-   * specification asks for -32601 (the bridge supports no {@code $/} request, only the
-   * {@code $/cancelRequest} notification, which LSP4J handles before the endpoint).
+   * LSP4J's launcher with two changes. It answers an unknown request whose method starts with {@code $/}
+   * with a null result; the LSP specification asks for -32601 (the bridge supports no {@code $/} request,
+   * only the {@code $/cancelRequest} notification, which LSP4J handles before the endpoint). And it only
+   * logs a request whose params do not fit its method; {@link BridgeJsonHandler} answers it.
    */
   private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
+    /** Params that do not fit their method are answered with -32602 rather than only logged. */
+    @Override
+    protected MessageJsonHandler createJsonHandler() {
+      return new BridgeJsonHandler(getSupportedMethods());
+    }
+
     @Override
     protected RemoteEndpoint createRemoteEndpoint(MessageJsonHandler jsonHandler) {
       MessageConsumer outgoing = wrapMessageConsumer(new StreamMessageConsumer(output, jsonHandler));
@@ -63,6 +70,7 @@ public final class LspBridge {
           };
       RemoteEndpoint endpoint = new RemoteEndpoint(outgoing, strict);
       jsonHandler.setMethodProvider(endpoint);
+      endpoint.setJsonHandler(jsonHandler);
       return endpoint;
     }
   }

@@ -1,5 +1,6 @@
 package dev.roundhouse.lspbridge;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
@@ -22,15 +23,26 @@ final class Params {
     this.object = object;
   }
 
-  /** The params of {@code method}: absent or null reads as {@code {}}; anything but an object is refused. */
+  /**
+   * The params of {@code method}: absent or null reads as {@code {}}; an array holding one value (the params
+   * by position) reads as that value; anything but an object is refused.
+   */
   static Params of(String method, JsonElement params) {
-    if (params == null || params.isJsonNull()) {
+    JsonElement value = params;
+    if (value != null && value.isJsonArray()) {
+      JsonArray array = value.getAsJsonArray();
+      if (array.size() != 1) {
+        throw invalid(method + ": params must be an object (named params), not an array of " + array.size() + ": " + describe(array));
+      }
+      value = array.get(0);
+    }
+    if (value == null || value.isJsonNull()) {
       return new Params(method, new JsonObject());
     }
-    if (!params.isJsonObject()) {
-      throw invalid(method + ": params must be an object, not " + describe(params));
+    if (!value.isJsonObject()) {
+      throw invalid(method + ": params must be an object, not " + describe(value));
     }
-    return new Params(method, params.getAsJsonObject());
+    return new Params(method, value.getAsJsonObject());
   }
 
   JsonObject object() {
