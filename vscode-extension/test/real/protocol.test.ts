@@ -79,14 +79,45 @@ class Bridge implements RpcConnection {
   }
 }
 
-/** Resolves once `check` holds, polling on each notification-driven tick; fails after `ms` naming `what`. */
-async function until(what: string, check: () => boolean, ms = 60000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(`${what}: not within ${ms} ms`);
+/**
+ * Waits on events, not on a clock: each wait checks its condition when it begins and again each time
+ * `changed` is called (the transcript session's onChange, an answered decision); it fails after `ms` naming
+ * `what`.
+ */
+class Changes {
+  private readonly waiters = new Set<() => void>();
+
+  /** Re-checks every pending wait; pass it as the handler of whatever the waits depend on. */
+  readonly changed = (): void => {
+    [...this.waiters].forEach((waiter) => waiter());
+  };
+
+  until(what: string, check: () => boolean, ms = 60000): Promise<void> {
+    if (check()) {
+      return Promise.resolve();
     }
-    await new Promise<void>((resolve) => setTimeout(resolve, 20));
+    return new Promise<void>((resolve, reject) => {
+      const finish = (failure?: unknown): void => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        if (failure === undefined) {
+          resolve();
+        } else {
+          reject(failure);
+        }
+      };
+      const waiter = (): void => {
+        try {
+          if (check()) {
+            finish();
+          }
+        } catch (e) {
+          finish(e ?? new Error(`${what}: the check failed`));
+        }
+      };
+      const timer = setTimeout(() => finish(new Error(`${what}: not within ${ms} ms`)), ms);
+      this.waiters.add(waiter);
+    });
   }
 }
 
@@ -95,10 +126,14 @@ test("board, a streamed turn with a permission answered from roundhouse/decision
   t.after(() => bridge.kill());
   const api = new RoundhouseApi(bridge);
   const book = new DecisionBook();
+  const changes = new Changes();
   const answered: number[] = [];
   api.onDecision((decision: Decision) => {
     if (book.open(decision) && book.claimPrompt(decision.id) && decision.kind === "permission") {
-      void api.answerDecision(decision.id, "allow_once").then(() => answered.push(decision.id));
+      void api.answerDecision(decision.id, "allow_once").then(() => {
+        answered.push(decision.id);
+        changes.changed();
+      });
     }
   });
   api.onDecisionClosed((closed) => book.close(closed));
@@ -112,12 +147,13 @@ test("board, a streamed turn with a permission answered from roundhouse/decision
   assert.ok(board.task(task.id), "the new task is on the board");
 
   // A transcript opened before the turn follows it live: deltas, then the message, the tool, the answer.
-  const session = new TranscriptSession(api, task.id, { pageSize: 500, onChange: () => undefined });
+  const session = new TranscriptSession(api, task.id, { pageSize: 500, onChange: changes.changed });
   await session.open();
   assert.equal(session.state, "live");
   await api.call("turn_start", { task: task.id, message: asksPermission, driver: "script" });
-  await until("turn 1 ended in the transcript", () => session.model.items.some((i) => i.kind === "marker" && /completed/.test(i.text)));
-  assert.equal(answered.length, 1, "the permission came as roundhouse/decision and was answered");
+  await changes.until("turn 1 ended in the transcript", () => session.model.items.some((i) => i.kind === "marker" && /completed/.test(i.text)));
+  await changes.until("the permission came as roundhouse/decision and was answered", () => answered.length === 1);
+  assert.equal(answered.length, 1, "one permission, answered once");
   const kinds = session.model.items.map((i) => i.kind);
   assert.deepEqual(kinds.filter((k) => k !== "marker"), ["user", "assistant", "tool", "decision", "assistant"], JSON.stringify(session.model.items));
   const assistant = session.model.items.filter((i) => i.kind === "assistant");
@@ -133,7 +169,7 @@ test("board, a streamed turn with a permission answered from roundhouse/decision
   await bridge.start();
   await api.call("turn_start", { task: task.id, message: chatty, driver: "script" });
   await session.reconnect();
-  await until("turn 2 ended in the transcript", () => session.model.items.filter((i) => i.kind === "marker" && /completed/.test(i.text)).length === 2);
+  await changes.until("turn 2 ended in the transcript", () => session.model.items.filter((i) => i.kind === "marker" && /completed/.test(i.text)).length === 2);
   assert.ok(session.model.lastSeq > seenBefore);
   const texts = session.model.items.filter((i) => i.kind === "assistant").map((i) => (i.kind === "assistant" ? i.text : ""));
   assert.deepEqual(texts, ["Deploying", "Deployed.", ...Array.from({ length: 12 }, (_, i) => `line ${i}`)], "every line once, in order");
