@@ -1,13 +1,12 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.lspbridge.ReconnectPause;
 import dev.roundhouse.lspbridge.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -28,16 +27,13 @@ import java.util.function.Supplier;
  * hub is back.
  *
  * <p>Thread-safety: {@link #run} runs on one thread; {@link #close()} may be called from any thread and
- * makes {@code run} return promptly. Lock: {@code lock} guards only the wait between attempts; no I/O
- * happens under it.
+ * makes {@code run} return promptly. The only lock is the {@link ReconnectPause}'s, held only for the
+ * wait between attempts; no I/O happens under it.
  */
 final class EventFeed implements AutoCloseable {
   private final Supplier<HubClient> connector;
-  private final Duration retryDelay;
   private final Consumer<String> notices;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition closedSignal = lock.newCondition();
-  private volatile boolean closed;
+  private final ReconnectPause pause;
   private volatile HubClient current;
 
   /**
@@ -47,7 +43,7 @@ final class EventFeed implements AutoCloseable {
    */
   EventFeed(Supplier<HubClient> connector, Duration retryDelay, Consumer<String> notices) {
     this.connector = connector;
-    this.retryDelay = retryDelay;
+    this.pause = new ReconnectPause(retryDelay);
     this.notices = notices;
   }
 
@@ -62,12 +58,12 @@ final class EventFeed implements AutoCloseable {
     long last = after;
     boolean connectedBefore = false;
     boolean outage = false;
-    while (!closed) {
+    while (!pause.closed()) {
       String lost;
       boolean resumable = false;
       try (HubClient client = connector.get()) {
         current = client;
-        if (closed) {
+        if (pause.closed()) {
           break;
         }
         InputStream body = client.openEvents(last, follow, connectedBefore ? last : null);
@@ -91,7 +87,7 @@ final class EventFeed implements AutoCloseable {
       } finally {
         current = null;
       }
-      if (closed) {
+      if (pause.closed()) {
         break;
       }
       if (!follow && !resumable) {
@@ -105,7 +101,7 @@ final class EventFeed implements AutoCloseable {
         notices.accept("lost the hub's event stream (" + lost + "); reconnecting");
         outage = true;
       }
-      pause();
+      pause.pause();
     }
     return last;
   }
@@ -143,7 +139,7 @@ final class EventFeed implements AutoCloseable {
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      if (closed) {
+      if (pause.closed()) {
         return new Outcome(last, false, false, "closed");
       }
       return new Outcome(last, false, false, "connection lost: " + e.getMessage());
@@ -159,34 +155,13 @@ final class EventFeed implements AutoCloseable {
     }
   }
 
-  private void pause() {
-    lock.lock();
-    try {
-      long nanos = retryDelay.toNanos();
-      while (!closed && nanos > 0) {
-        nanos = closedSignal.awaitNanos(nanos);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      closed = true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Ends {@link #run}: aborts the stream being read and any wait between attempts. */
   @Override
   public void close() {
-    closed = true;
+    pause.close(); // first, so that the aborted read below knows it was asked for
     HubClient client = current;
     if (client != null) {
       client.close();
-    }
-    lock.lock();
-    try {
-      closedSignal.signalAll();
-    } finally {
-      lock.unlock();
     }
   }
 }

@@ -1,44 +1,33 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import java.io.IOException;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.lspbridge.HubAddress;
+import dev.roundhouse.lspbridge.HubHttp;
+import dev.roundhouse.lspbridge.HubUnavailableException;
 import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
- * The CLI's connection to a running hub: operations as {@code POST /api/ops/{name}} with a JSON body and the
- * bearer token, and the event stream as {@code GET /api/events}. A hub error answer becomes a
- * {@link CliFailure} carrying the hub's message (exit 1); a hub that cannot be reached becomes one with
- * {@link ExitCode#NO_HUB}.
+ * The CLI's connection to a running hub: {@link HubHttp} (operations as {@code POST /api/ops/{name}}, the
+ * event streams) at the endpoint the CLI found, with its failures as the CLI reports them. A hub error
+ * answer becomes a {@link CliFailure} carrying the hub's message (exit 1); a hub that cannot be reached
+ * becomes one with {@link ExitCode#NO_HUB}; a timeout or an interrupted wait exits 1.
  *
- * <p>Thread-safe (one {@link HttpClient}); close it when done, which stops the client's threads and aborts
+ * <p>Thread-safe (one {@link HubHttp}); close it when done, which stops the client's threads and aborts
  * any response still being read.
  */
 final class HubClient implements AutoCloseable {
-  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(60);
 
   private final HubEndpoint endpoint;
-  private final HttpClient http;
+  private final HubHttp http;
 
   HubClient(HubEndpoint endpoint) {
     this.endpoint = endpoint;
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(CONNECT_TIMEOUT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    HubAddress address = new HubAddress(endpoint.url(), endpoint.token());
+    this.http = new HubHttp(() -> address, "roundhouse-cli", OPERATION_TIMEOUT);
   }
 
   /** Finds the hub for {@code context} and connects to it. */
@@ -57,24 +46,7 @@ final class HubClient implements AutoCloseable {
    * @return the operation's output as the hub sent it
    */
   JsonNode call(String name, Object input) {
-    String body = input == null ? "{}" : Json.write(input);
-    HttpRequest request =
-        request("/api/ops/" + name)
-            .timeout(OPERATION_TIMEOUT)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-            .build();
-    HttpResponse<String> response = send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8), name);
-    if (response.statusCode() != 200) {
-      throw hubError(response.statusCode(), response.body(), name);
-    }
-    try {
-      return Json.mapper().readTree(response.body());
-    } catch (JsonProcessingException e) {
-      throw new CliFailure(
-          ExitCode.FAILED, "bad_response", "the hub at " + endpoint.url() + " answered " + name + " with something that is not JSON: " + e.getOriginalMessage());
-    }
+    return reported(() -> http.callTree(name, input));
   }
 
   /**
@@ -85,7 +57,7 @@ final class HubClient implements AutoCloseable {
    *     {@code after}
    */
   InputStream openEvents(long after, boolean follow, Long lastEventId) {
-    return openStream("/api/events?after=" + after + (follow ? "" : "&follow=false"), lastEventId, "the event stream");
+    return reported(() -> http.openEvents(after, follow, lastEventId));
   }
 
   /**
@@ -93,85 +65,27 @@ final class HubClient implements AutoCloseable {
    * then live ones, text deltas included (those come without an id). Returns once the hub is subscribed.
    */
   InputStream openTaskEvents(long task) {
-    return openStream("/api/tasks/" + task + "/stream", null, "task " + task + "'s event stream");
+    return reported(() -> http.openTaskEvents(task, null));
   }
 
-  private InputStream openStream(String path, Long lastEventId, String what) {
-    HttpRequest.Builder builder = request(path).header("Accept", "text/event-stream").GET();
-    if (lastEventId != null) {
-      builder.header("Last-Event-ID", Long.toString(lastEventId));
-    }
-    HttpResponse<InputStream> response = send(builder.build(), HttpResponse.BodyHandlers.ofInputStream(), what);
-    if (response.statusCode() != 200) {
-      String body;
-      try (InputStream in = response.body()) {
-        body = new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        body = "";
-      }
-      throw hubError(response.statusCode(), body, what);
-    }
-    return response.body();
-  }
-
-  private HttpRequest.Builder request(String path) {
-    return HttpRequest.newBuilder(URI.create(endpoint.url() + path))
-        .header("Authorization", "Bearer " + endpoint.token())
-        .header("User-Agent", "roundhouse-cli");
-  }
-
-  private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what) {
+  /** Runs a hub call, turning its failure into the CLI's. */
+  private <T> T reported(Supplier<T> call) {
     try {
-      return http.send(request, handler);
-    } catch (HttpConnectTimeoutException e) {
-      throw endpoint.unreachable("no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
-    } catch (HttpTimeoutException e) {
-      throw new CliFailure(
-          ExitCode.FAILED, "timeout", "the hub at " + endpoint.url() + " did not answer " + what + " within " + OPERATION_TIMEOUT.toSeconds() + " s");
-    } catch (IOException e) {
-      if (causedBy(e, ConnectException.class)) {
-        throw endpoint.unreachable("connection refused");
-      }
-      throw new CliFailure(
-          ExitCode.NO_HUB, "hub_unreachable", "lost the connection to the hub at " + endpoint.url() + " during " + what + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CliFailure(ExitCode.FAILED, "interrupted", "interrupted while waiting for the hub to answer " + what, e);
+      return call.get();
+    } catch (HubUnavailableException e) {
+      throw switch (e.reason()) {
+        case REFUSED -> endpoint.unreachable("connection refused");
+        case NO_CONNECTION -> endpoint.unreachable("no connection within " + HubHttp.CONNECT_TIMEOUT.toSeconds() + " s");
+        case INTERRUPTED -> new CliFailure(ExitCode.FAILED, "interrupted", e.getMessage(), e);
+        case NOT_FOUND, LOST -> new CliFailure(ExitCode.NO_HUB, "hub_unreachable", e.getMessage(), e);
+      };
+    } catch (RoundhouseException e) {
+      throw new CliFailure(ExitCode.FAILED, e.code(), e.getMessage(), e);
     }
-  }
-
-  /** The hub's {@code {"error": {...}}} answer as a failure with its message, or a description of what came. */
-  private CliFailure hubError(int status, String body, String what) {
-    try {
-      JsonNode error = Json.mapper().readTree(body).path("error");
-      if (error.path("message").isTextual()) {
-        return new CliFailure(ExitCode.FAILED, error.path("code").asText("error"), error.get("message").asText());
-      }
-    } catch (JsonProcessingException | IllegalArgumentException e) {
-      // Not the hub's error shape; describe what came instead.
-    }
-    String excerpt = body.strip();
-    if (excerpt.length() > 200) {
-      excerpt = excerpt.substring(0, 200) + "…";
-    }
-    return new CliFailure(
-        ExitCode.FAILED,
-        "http_" + status,
-        "the hub at " + endpoint.url() + " answered " + what + " with HTTP " + status + (excerpt.isEmpty() ? "" : ": " + excerpt));
-  }
-
-  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override
   public void close() {
-    http.shutdownNow();
     http.close();
   }
 }

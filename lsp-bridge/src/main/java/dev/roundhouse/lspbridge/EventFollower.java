@@ -8,8 +8,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -25,8 +23,9 @@ import java.util.function.Supplier;
  * shutting it down.
  *
  * <p>Thread-safety: the listener is called on the follower's thread only; {@link #close()} may be called
- * from any thread (the listener's included) and stops the thread promptly. {@code lock} guards only the
- * wait between attempts; no I/O and no listener call happens under it.
+ * from any thread (the listener's included) and stops the thread promptly. The only lock is the
+ * {@link ReconnectPause}'s, held only for the wait between attempts; no I/O and no listener call happens
+ * under it.
  */
 final class EventFollower implements AutoCloseable {
 
@@ -66,12 +65,9 @@ final class EventFollower implements AutoCloseable {
 
   private final Supplier<HubAddress> locator;
   private final Source source;
-  private final Duration retryDelay;
   private final Listener listener;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition closedSignal = lock.newCondition();
   private final Thread thread;
-  private volatile boolean closed;
+  private final ReconnectPause pause;
   private volatile HubHttp current;
 
   /**
@@ -91,7 +87,7 @@ final class EventFollower implements AutoCloseable {
   EventFollower(Supplier<HubAddress> locator, Source source, Long after, Duration retryDelay, String name, Listener listener) {
     this.locator = locator;
     this.source = source;
-    this.retryDelay = retryDelay;
+    this.pause = new ReconnectPause(retryDelay);
     this.listener = listener;
     this.thread = Thread.ofVirtual().name(name).start(() -> run(after));
   }
@@ -100,12 +96,12 @@ final class EventFollower implements AutoCloseable {
     Long last = after;
     boolean connectedBefore = false;
     boolean outage = false;
-    while (!closed) {
+    while (!pause.closed()) {
       String lost;
       boolean resumable = false;
       try (HubHttp hub = new HubHttp(locator)) {
         current = hub;
-        if (closed) {
+        if (pause.closed()) {
           break;
         }
         InputStream body = source.open(hub, last);
@@ -117,7 +113,7 @@ final class EventFollower implements AutoCloseable {
         resumable = outcome.resumable();
       } catch (RoundhouseException failure) {
         lost = failure.getMessage();
-        if (!closed && !listener.retry(failure)) {
+        if (!pause.closed() && !listener.retry(failure)) {
           listener.lost(lost, last == null ? 0 : last);
           break;
         }
@@ -126,7 +122,7 @@ final class EventFollower implements AutoCloseable {
       } finally {
         current = null;
       }
-      if (closed) {
+      if (pause.closed()) {
         break;
       }
       if (resumable) {
@@ -136,7 +132,7 @@ final class EventFollower implements AutoCloseable {
         listener.lost(lost, last == null ? 0 : last);
         outage = true;
       }
-      pause();
+      pause.pause();
     }
   }
 
@@ -197,7 +193,7 @@ final class EventFollower implements AutoCloseable {
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      return new Outcome(last, false, closed ? "closed" : "connection lost: " + e.getMessage());
+      return new Outcome(last, false, pause.closed() ? "closed" : "connection lost: " + e.getMessage());
     }
   }
 
@@ -217,34 +213,13 @@ final class EventFollower implements AutoCloseable {
     }
   }
 
-  private void pause() {
-    lock.lock();
-    try {
-      long nanos = retryDelay.toNanos();
-      while (!closed && nanos > 0) {
-        nanos = closedSignal.awaitNanos(nanos);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      closed = true;
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Stops following: aborts the stream being read and any wait between attempts. */
   @Override
   public void close() {
-    closed = true;
+    pause.close(); // first, so that the aborted read below knows it was asked for
     HubHttp hub = current;
     if (hub != null) {
       hub.close(); // aborts the response being read
-    }
-    lock.lock();
-    try {
-      closedSignal.signalAll();
-    } finally {
-      lock.unlock();
     }
   }
 
