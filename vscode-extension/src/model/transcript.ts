@@ -1,6 +1,7 @@
 // A task's transcript as items a view renders, built from hub events in seq order. Events are applied
 // once each (by seq), so a replay after a reconnect never duplicates a line; transient text deltas build
-// provisional assistant text that the stored turn.message replaces.
+// provisional assistant text that the stored turn.message replaces. A turn's plan and its usage are one
+// item each, updated in place by later reports of the same turn.
 
 import { HubEvent } from "../protocol/types";
 
@@ -34,8 +35,27 @@ export interface DecisionItem extends ItemBase {
   answer: string | undefined;
 }
 export interface MarkerItem extends ItemBase { readonly kind: "marker"; readonly text: string; readonly tone: "info" | "error" | "ok" }
+/** The agent's reasoning, as it shows it: the view folds it under "Thinking…". */
+export interface ThoughtItem extends ItemBase { readonly kind: "thought"; readonly text: string }
+export type PlanStatus = "pending" | "in_progress" | "completed";
+export interface PlanEntry { readonly content: string; readonly status: PlanStatus; readonly priority: string }
+/** The turn's plan: each turn.plan of the turn replaces the entries, in place. */
+export interface PlanItem extends ItemBase { readonly kind: "plan"; readonly turn: number; entries: readonly PlanEntry[] }
+/** The turn's usage so far: tokens and cost summed over its reports, the context as last reported. */
+export interface UsageItem extends ItemBase {
+  readonly kind: "usage";
+  readonly turn: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | undefined;
+  costEstimated: boolean;
+  contextTokens: number | undefined;
+  contextWindow: number | undefined;
+  /** One line for the view, such as "12.3k in · 845 out · $0.0210 (estimated) · context 45% of 200k". */
+  text: string;
+}
 
-export type TranscriptItem = UserItem | AssistantItem | ToolItem | DecisionItem | MarkerItem;
+export type TranscriptItem = UserItem | AssistantItem | ThoughtItem | PlanItem | ToolItem | DecisionItem | UsageItem | MarkerItem;
 
 function text(value: unknown): string {
   return typeof value === "string" ? value : value === undefined || value === null ? "" : JSON.stringify(value);
@@ -45,12 +65,44 @@ function num(value: unknown): number {
   return typeof value === "number" ? value : Number(value ?? 0);
 }
 
+function optionalNum(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function planEntry(value: unknown): PlanEntry {
+  const entry = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : { content: value };
+  const status = entry.status === "in_progress" || entry.status === "completed" ? entry.status : "pending";
+  return { content: text(entry.content), status, priority: entry.priority ? text(entry.priority) : "medium" };
+}
+
+/** 845, 12.3k, 1.2M: token counts at a glance. */
+export function compactCount(n: number): string {
+  if (n < 1000) {
+    return String(Math.round(n));
+  }
+  const [value, unit] = n < 999_500 ? [n / 1000, "k"] : [n / 1_000_000, "M"];
+  return `${value < 100 ? value.toFixed(1).replace(/\.0$/, "") : Math.round(value)}${unit}`;
+}
+
+function usageText(u: Omit<UsageItem, "text" | "kind" | "key" | "seq" | "turn">): string {
+  const parts = [`${compactCount(u.inputTokens)} in`, `${compactCount(u.outputTokens)} out`];
+  if (u.costUsd !== undefined) {
+    parts.push(`$${u.costUsd.toFixed(4)}${u.costEstimated ? " (estimated)" : ""}`);
+  }
+  if (u.contextTokens !== undefined && u.contextWindow !== undefined && u.contextWindow > 0) {
+    parts.push(`context ${Math.round((100 * u.contextTokens) / u.contextWindow)}% of ${compactCount(u.contextWindow)}`);
+  }
+  return parts.join(" · ");
+}
+
 /** Transcript state for one task. Not tied to any view; listeners learn which items changed. */
 export class TranscriptModel {
   private readonly list: TranscriptItem[] = [];
   private readonly tools = new Map<string, ToolItem>();
   private readonly decisions = new Map<number, DecisionItem>();
   private readonly provisional = new Map<number, AssistantItem>(); // by turn
+  private readonly plans = new Map<number, PlanItem>(); // by turn
+  private readonly usages = new Map<number, UsageItem>(); // by turn
   private lastStored = 0;
   private changed = new Set<string>();
   private appended = false;
@@ -168,6 +220,13 @@ export class TranscriptModel {
         }
         return true;
       }
+      case "turn.thought":
+        this.push({ kind: "thought", key, seq: event.seq, text: text(data.text) });
+        return true;
+      case "turn.plan":
+        return this.plan(key, event.seq, num(data.turn), Array.isArray(data.entries) ? data.entries.map(planEntry) : []);
+      case "turn.usage":
+        return this.usage(key, event.seq, num(data.turn), data);
       case "turn.tool_call": {
         const item: ToolItem = {
           kind: "tool", key, seq: event.seq, callId: text(data.call_id), tool: text(data.tool), input: text(data.input),
@@ -229,8 +288,49 @@ export class TranscriptModel {
         this.push({ kind: "marker", key, seq: event.seq, text: `Context cleared: generation ${num(data.generation)} starts`, tone: "info" });
         return true;
       default:
-        return false; // task.*, turn.usage, turn.session, … are not transcript lines
+        return false; // task.*, turn.session, turn.result, … are not transcript lines
     }
+  }
+
+  private plan(key: string, seq: number, turn: number, entries: readonly PlanEntry[]): boolean {
+    const shown = this.plans.get(turn);
+    if (shown) {
+      shown.entries = entries;
+      this.touch(shown);
+    } else {
+      const item: PlanItem = { kind: "plan", key, seq, turn, entries };
+      this.plans.set(turn, item);
+      this.push(item);
+    }
+    return true;
+  }
+
+  private usage(key: string, seq: number, turn: number, data: Record<string, unknown>): boolean {
+    const cost = optionalNum(data.cost_usd);
+    const contextTokens = optionalNum(data.context_tokens);
+    const contextWindow = optionalNum(data.context_window);
+    const item: UsageItem = this.usages.get(turn) ?? {
+      kind: "usage", key, seq, turn, inputTokens: 0, outputTokens: 0, costUsd: undefined, costEstimated: false,
+      contextTokens: undefined, contextWindow: undefined, text: "",
+    };
+    item.inputTokens += num(data.input_tokens) || 0;
+    item.outputTokens += num(data.output_tokens) || 0;
+    if (cost !== undefined) {
+      item.costUsd = (item.costUsd ?? 0) + cost;
+      item.costEstimated ||= data.cost_estimated === true;
+    }
+    if (contextTokens !== undefined && contextWindow !== undefined) {
+      item.contextTokens = contextTokens;
+      item.contextWindow = contextWindow;
+    }
+    item.text = usageText(item);
+    if (this.usages.has(turn)) {
+      this.touch(item);
+    } else {
+      this.usages.set(turn, item);
+      this.push(item);
+    }
+    return true;
   }
 
   private openDecision(key: string, seq: number, d: { id: number; kind: string; title: string; message: string; options: readonly string[] }): boolean {

@@ -1,5 +1,6 @@
 // The transcript webview's page: static HTML and a small script that renders the items it is sent, keyed
-// so an update replaces one element and the DOM never holds more than the window. No vscode here.
+// so an update replaces one element (a plan's new version, a tool's output) and the DOM never holds more
+// than the window. Thoughts and tools start folded. No vscode here.
 
 export interface PageOptions {
   readonly title: string;
@@ -32,6 +33,15 @@ export function transcriptPage(options: PageOptions): string {
   .marker.ok { color: var(--vscode-testing-iconPassed); }
   details.tool { border: 1px solid var(--vscode-panel-border); border-radius: 3px; padding: 2px 6px; }
   details.tool pre { margin: 4px 0; max-height: 300px; overflow: auto; background: var(--vscode-textCodeBlock-background); }
+  details.thought summary { opacity: .7; font-style: italic; cursor: pointer; }
+  details.thought .preview { margin-left: .5em; opacity: .7; }
+  details.thought .body { opacity: .8; padding-left: 8px; border-left: 2px solid var(--vscode-panel-border); }
+  .plan { border: 1px solid var(--vscode-panel-border); border-radius: 3px; padding: 4px 8px; }
+  .plan ul { list-style: none; margin: 4px 0 0; padding: 0; }
+  .plan li.completed { text-decoration: line-through; opacity: .6; }
+  .plan li.in_progress { font-weight: bold; }
+  .plan .tag { margin-left: .5em; font-size: .8em; padding: 0 4px; border-radius: 3px; background: var(--vscode-badge-background); color: var(--vscode-badge-foreground); }
+  .usage { opacity: .6; font-size: .85em; text-align: right; }
   .decision { border: 1px solid var(--vscode-inputValidation-warningBorder); padding: 6px; border-radius: 3px; }
   .decision button { margin: 4px 4px 0 0; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 3px 10px; cursor: pointer; }
   .decision button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
@@ -50,6 +60,7 @@ export function transcriptPage(options: PageOptions): string {
   const earlier = document.getElementById("earlier");
   const state = document.getElementById("state");
   const byKey = new Map();
+  const PLAN_MARKS = { pending: "☐", in_progress: "◐", completed: "☑" };
   let follow = true;
   window.addEventListener("scroll", () => {
     follow = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
@@ -68,6 +79,29 @@ export function transcriptPage(options: PageOptions): string {
       case "user": return el("div", "item user", item.text);
       case "assistant": return el("div", "item assistant" + (item.provisional ? " provisional" : ""), item.text);
       case "marker": return el("div", "item marker " + item.tone, item.text);
+      case "thought": {
+        const d = el("details", "item thought");
+        const summary = el("summary", "", "Thinking…");
+        summary.appendChild(el("span", "preview", item.text.trim().split("\\n")[0].slice(0, 100)));
+        d.appendChild(summary);
+        d.appendChild(el("div", "body", item.text));
+        return d;
+      }
+      case "plan": {
+        const d = el("div", "item plan");
+        const done = item.entries.filter((e) => e.status === "completed").length;
+        d.appendChild(el("div", "", "Plan · " + done + "/" + item.entries.length + " done"));
+        const ul = el("ul");
+        item.entries.forEach((e) => {
+          const li = el("li", e.status, (PLAN_MARKS[e.status] || "☐") + " " + e.content);
+          li.title = e.status.replace("_", " ") + ", " + e.priority + " priority";
+          if (e.priority !== "medium") li.appendChild(el("span", "tag", e.priority));
+          ul.appendChild(li);
+        });
+        d.appendChild(ul);
+        return d;
+      }
+      case "usage": return el("div", "item usage", "Usage · " + item.text);
       case "tool": {
         const d = el("details", "item tool" + (item.isError ? " error" : ""));
         const mark = item.done ? (item.isError ? "✗" : "✓") : "…";
@@ -101,6 +135,7 @@ export function transcriptPage(options: PageOptions): string {
     node.dataset.key = item.key;
     const old = byKey.get(item.key);
     if (old) {
+      if (old.open) node.open = true; // an update keeps what the user unfolded
       old.replaceWith(node);
     } else {
       list.appendChild(node);

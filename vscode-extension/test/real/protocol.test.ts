@@ -20,9 +20,13 @@ const skip = command === null ? "RH_LSP_CMD is not set (VscodeProtocolTest sets 
 
 const asksPermission = JSON.stringify({
   steps: [
+    { thought: "A deploy needs a build first." },
+    { plan: [{ content: "Build", status: "in_progress", priority: "high" }, "Deploy"] },
     { text: "Deploy" }, { text: "ing" },
     { tool: "Bash", id: "c1", input: { command: "make deploy" }, ask: true, output: ["done\n"], result: "done\n" },
+    { plan: [{ content: "Build", status: "completed", priority: "high" }, { content: "Deploy", status: "completed" }] },
     { message: "Deployed." },
+    { usage: { input: 1200, output: 80, cost: 0.01, estimated: true, context: 90000, window: 200000 } },
   ],
 });
 const chatty = JSON.stringify({ steps: Array.from({ length: 12 }, (_, i) => ({ message: `line ${i}` })) });
@@ -155,7 +159,11 @@ test("board, a streamed turn with a permission answered from roundhouse/decision
   await changes.until("the permission came as roundhouse/decision and was answered", () => answered.length === 1);
   assert.equal(answered.length, 1, "one permission, answered once");
   const kinds = session.model.items.map((i) => i.kind);
-  assert.deepEqual(kinds.filter((k) => k !== "marker"), ["user", "assistant", "tool", "decision", "assistant"], JSON.stringify(session.model.items));
+  assert.deepEqual(kinds.filter((k) => k !== "marker"), ["user", "thought", "plan", "assistant", "tool", "decision", "assistant", "usage"], JSON.stringify(session.model.items));
+  const plan = session.model.items.find((i) => i.kind === "plan");
+  assert.deepEqual(plan?.kind === "plan" && plan.entries.map((e) => `${e.content}:${e.status}:${e.priority}`), ["Build:completed:high", "Deploy:completed:medium"], "the later plan replaced the first in place");
+  const usage = session.model.items.find((i) => i.kind === "usage");
+  assert.equal(usage?.kind === "usage" && usage.text, "1.2k in · 80 out · $0.0100 (estimated) · context 45% of 200k");
   const assistant = session.model.items.filter((i) => i.kind === "assistant");
   assert.deepEqual(assistant.map((i) => i.kind === "assistant" && i.text), ["Deploying", "Deployed."], "the streamed draft was replaced by the message it ends in");
   const tool = session.model.items.find((i) => i.kind === "tool");

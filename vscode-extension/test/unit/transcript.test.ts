@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TranscriptModel, ToolItem, DecisionItem, AssistantItem } from "../../src/model/transcript";
+import { TranscriptModel, ToolItem, DecisionItem, AssistantItem, PlanItem, ThoughtItem, UsageItem, compactCount } from "../../src/model/transcript";
 import { TranscriptSession } from "../../src/model/transcriptSession";
 import { TranscriptWindow, isFromWebview } from "../../src/model/transcriptView";
 import { RoundhouseApi } from "../../src/protocol/api";
@@ -56,6 +56,60 @@ test("a permission is one line, from either event, and shows its answer when clo
   model.apply(event(3, "decision.answered", { decision: { id: 12, status: "answered", answer: "allow_once" } }));
   assert.equal(item.status, "answered");
   assert.equal(item.answer, "allow_once");
+});
+
+test("thoughts, a turn's plan and its usage are lines in event order; a later plan and usage update theirs in place", () => {
+  const model = new TranscriptModel(7);
+  model.applyAll([
+    event(1, "turn.started", { turn: 1, driver: "claude" }),
+    event(2, "turn.thought", { turn: 1, text: "The deploy needs a build first.\nThen the tests." }),
+    event(3, "turn.plan", { turn: 1, entries: [
+      { content: "Build", status: "in_progress", priority: "high" },
+      { content: "Deploy", status: "pending", priority: "medium" },
+    ] }),
+    event(4, "turn.tool_call", { turn: 1, call_id: "c1", tool: "Bash", input: { command: "make" } }),
+    event(5, "turn.usage", { turn: 1, input_tokens: 1200, output_tokens: 80, cost_usd: 0.01, cost_estimated: true, context_tokens: 1200, context_window: 200000 }),
+  ]);
+  const plan = model.items[2] as PlanItem;
+  const usage = model.items[4] as UsageItem;
+  model.takeChanges();
+
+  model.applyAll([
+    event(6, "turn.tool_result", { turn: 1, call_id: "c1", output: "ok", is_error: false }),
+    event(7, "turn.plan", { turn: 1, entries: [
+      { content: "Build", status: "completed", priority: "high" },
+      { content: "Deploy", status: "in_progress", priority: "medium" },
+      { content: "Tell the team", status: "bogus" },
+    ] }),
+    event(8, "turn.thought", { turn: 1, text: "Build passed." }),
+    event(9, "turn.message", { turn: 1, text: "Deployed." }),
+    event(10, "turn.usage", { turn: 1, input_tokens: 3000, output_tokens: 420, cost_usd: 0.02, cost_estimated: false, context_tokens: 90000, context_window: 200000 }),
+    event(11, "turn.usage", { turn: 1, input_tokens: 10, output_tokens: 5 }),
+    event(12, "turn.ended", { turn: 1, status: "completed" }),
+  ]);
+  assert.deepEqual(model.items.map((i) => i.kind), ["marker", "thought", "plan", "tool", "usage", "thought", "assistant", "marker"]);
+  assert.equal(model.items[2], plan, "the later plan replaced the entries of the same item, in place");
+  assert.deepEqual(plan.entries, [
+    { content: "Build", status: "completed", priority: "high" },
+    { content: "Deploy", status: "in_progress", priority: "medium" },
+    { content: "Tell the team", status: "pending", priority: "medium" },
+  ], "an unknown status reads as pending, a missing priority as medium");
+  assert.equal((model.items[1] as ThoughtItem).text, "The deploy needs a build first.\nThen the tests.");
+  assert.equal(model.items[4], usage, "one usage line per turn");
+  assert.deepEqual([usage.inputTokens, usage.outputTokens, usage.contextTokens], [4210, 505, 90000], "tokens summed, context as last reported");
+  assert.equal(usage.costUsd?.toFixed(2), "0.03");
+  assert.equal(usage.text, "4.2k in · 505 out · $0.0300 (estimated) · context 45% of 200k", "any estimated part marks the cost estimated");
+  const changed = model.takeChanges();
+  assert.ok(changed.keys.has(plan.key) && changed.keys.has(usage.key), "the view is told to re-render both");
+
+  model.apply(event(13, "turn.plan", { turn: 2, entries: ["Follow up"] }));
+  model.apply(event(14, "turn.usage", { turn: 2, input_tokens: 50, output_tokens: 7 }));
+  assert.equal(model.size, 10, "a new turn has its own plan and usage");
+  assert.deepEqual((model.items[8] as PlanItem).entries, [{ content: "Follow up", status: "pending", priority: "medium" }]);
+  assert.equal((model.items[9] as UsageItem).text, "50 in · 7 out", "no cost or context when none was reported");
+  assert.equal(model.apply(event(7, "turn.plan", { turn: 1, entries: [] })), false, "a replayed plan changes nothing");
+  assert.equal(plan.entries.length, 3);
+  assert.deepEqual([999, 1000, 12345, 999_499, 999_500, 2_345_678].map(compactCount), ["999", "1k", "12.3k", "999k", "1M", "2.3M"]);
 });
 
 test("the view's window holds the newest items, grows on 'show earlier', and sends only changed items", () => {

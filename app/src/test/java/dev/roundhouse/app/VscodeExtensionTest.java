@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The VS Code extension ({@code vscode-extension/}) builds offline: TypeScript compiles, esbuild bundles
  * it with {@code vscode} external, its unit tests pass over the {@code vscode} stub (tree provider,
- * transcript model with paging and resume by seq, decision prompts), {@code vsce package
- * --no-dependencies} makes a .vsix, and the package test finds in it the manifest, the bundled main, the
- * README and every command and view the code registers.
+ * transcript model with paging and resume by seq, thoughts, plans and usage, the webview's script over a
+ * fake DOM, decision prompts), {@code vsce package --no-dependencies} makes a .vsix, and the package test
+ * finds in it the manifest, the bundled main, the README and every command and view the code registers.
  */
 class VscodeExtensionTest {
   @Test

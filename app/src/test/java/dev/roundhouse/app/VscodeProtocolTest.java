@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The VS Code extension's protocol layer ({@code vscode-extension/src/protocol}, {@code src/model}) drives
  * {@code roundhouse lsp} as a process against a real hub running the script driver: the board, a turn
  * streamed into the transcript model (text deltas replaced by the message, a permission answered from
- * {@code roundhouse/decision}, the tool folded with its result), a new bridge process resuming the
- * transcript by seq with every line once, paged reads, and bad input.
+ * {@code roundhouse/decision}, the tool folded with its result, the thought, the plan replaced in place by
+ * its later version, the turn's usage line), a new bridge process resuming the transcript by seq with every
+ * line once, paged reads, and bad input.
  */
 @ExtendWith(NoLeakedProcesses.class)
 class VscodeProtocolTest {
