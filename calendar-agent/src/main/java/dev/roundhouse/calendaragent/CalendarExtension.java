@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>This class wires the parts together at {@link #start}: {@link CalendarOperations} (what is offered,
  * audited), {@link CreateProposals}, {@link UpdateProposals} and {@link DeleteProposals} (staging),
- * {@link ProposalCommits} (answers) and {@link CalendarConversation} (turns of calendar tasks).
+ * {@link ProposalCommits} (answers), {@link CalendarResources} (what clients read as resources) and
+ * {@link CalendarConversation} (turns of calendar tasks).
  *
  * <p>Thread-safe: the store serialises writes per calendar; what {@link #start} creates is published
  * through atomic references and immutable afterwards.
@@ -97,6 +98,7 @@ public final class CalendarExtension implements HubExtension {
     new CalendarOperations(queries, new CreateProposals(store, desk), new UpdateProposals(store, queries, desk),
         new DeleteProposals(store, queries, desk), new CalendarBrowse(browser, store), audit, prompt)
         .register(context.operations());
+    new CalendarResources(queries, audit, prompt).resources().forEach(context::offerResource);
     desk.onAnswer(KIND, new ProposalCommits(store, audit)::answered);
     context.contributeToTurns(new CalendarConversation(conversation, prompt, store, queries, clock::get));
   }
