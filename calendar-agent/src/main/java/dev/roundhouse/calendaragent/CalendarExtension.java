@@ -8,8 +8,10 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The calendar agent's hub extension: read-only query operations over the configured calendars, and
@@ -37,6 +39,9 @@ public final class CalendarExtension implements HubExtension {
   private final CalendarQueries queries;
   private final WebBrowser givenBrowser;
   private final ConversationSettings conversation;
+  private final Map<String, String> environment;
+  private final Supplier<HttpClient> httpClient = () -> http.updateAndGet(existing -> existing != null ? existing
+      : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build());
 
   public CalendarExtension(List<CalendarSource> calendars) {
     this(calendars, ConversationSettings.DEFAULTS, null);
@@ -57,10 +62,19 @@ public final class CalendarExtension implements HubExtension {
 
   /** With conversation settings and a given browser (null: the real one). */
   public CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation, WebBrowser browser) {
+    this(calendars, conversation, browser, System.getenv());
+  }
+
+  /**
+   * With conversation settings, a given browser (null: the real one) and the hub's environment, where
+   * {@code calendar_discover} looks up a {@code password_env}.
+   */
+  public CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation, WebBrowser browser,
+      Map<String, String> environment) {
     this.conversation = Objects.requireNonNull(conversation, "conversation");
     this.givenBrowser = browser;
-    this.store = new CalendarStore(calendars, () -> http.updateAndGet(existing -> existing != null ? existing
-        : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build()));
+    this.environment = Map.copyOf(environment);
+    this.store = new CalendarStore(calendars, httpClient);
     this.queries = new CalendarQueries(store, clock::get);
   }
 
@@ -96,7 +110,8 @@ public final class CalendarExtension implements HubExtension {
     CalendarPrompt prompt = new CalendarPrompt(context.config().home());
     DecisionDesk desk = context.decisions();
     new CalendarOperations(queries, new CreateProposals(store, desk), new UpdateProposals(store, queries, desk),
-        new DeleteProposals(store, queries, desk), new CalendarBrowse(browser, store), audit, prompt)
+        new DeleteProposals(store, queries, desk), new CalendarBrowse(browser, store), audit, prompt,
+        new CalendarDiscovery(store, httpClient, environment))
         .register(context.operations());
     new CalendarResources(queries, audit, prompt).resources().forEach(context::offerResource);
     desk.onAnswer(KIND, new ProposalCommits(store, audit)::answered);

@@ -5,6 +5,8 @@ import dev.roundhouse.calendaragent.CalendarOps.AuditInput;
 import dev.roundhouse.calendaragent.CalendarOps.Browse;
 import dev.roundhouse.calendaragent.CalendarOps.BrowseInput;
 import dev.roundhouse.calendaragent.CalendarOps.Calendars;
+import dev.roundhouse.calendaragent.CalendarOps.DiscoverInput;
+import dev.roundhouse.calendaragent.CalendarOps.Discovered;
 import dev.roundhouse.calendaragent.CalendarOps.EventDetail;
 import dev.roundhouse.calendaragent.CalendarOps.EventInput;
 import dev.roundhouse.calendaragent.CalendarOps.Events;
@@ -36,9 +38,10 @@ import dev.roundhouse.hub.ops.OperationRegistry;
  * @param browse the guarded web fetch
  * @param audit the audit trail
  * @param prompt the conversation's prompt
+ * @param discovery CalDAV discovery, for people configuring calendars
  */
 record CalendarOperations(CalendarQueries queries, CreateProposals creates, UpdateProposals updates, DeleteProposals deletes,
-    CalendarBrowse browse, CalendarAudit audit, CalendarPrompt prompt) {
+    CalendarBrowse browse, CalendarAudit audit, CalendarPrompt prompt, CalendarDiscovery discovery) {
 
   /** Registers every calendar operation in {@code registry}. */
   void register(OperationRegistry registry) {
@@ -85,6 +88,10 @@ record CalendarOperations(CalendarQueries queries, CreateProposals creates, Upda
     add(registry, Operation.of("calendar_prompt",
         "The calendar conversation's system prompt in effect (bundled, or the user's override in the Roundhouse home) with its version.",
         NoInput.class, CalendarOps.Prompt.class, OperationAnnotations.READ, (actor, in) -> prompt.info()));
+    add(registry, Operation.of("calendar_discover",
+        "Find your calendar collections on a CalDAV server (url, user, and password_env or password_file naming where the"
+            + " password is; never the password) and list them with a calendars.json entry each. People only; nothing is saved.",
+        DiscoverInput.class, Discovered.class, OperationAnnotations.READ, discovery::discover));
   }
 
   /** Registers {@code operation} so that every call, answered or refused, is audited. */
@@ -109,6 +116,7 @@ record CalendarOperations(CalendarQueries queries, CreateProposals creates, Upda
       case Staged staged -> "decision " + staged.decision() + ": " + staged.title() + (staged.duplicates().isEmpty() ? "" : " (possible duplicate)");
       case StagedBatch batch -> "decisions " + batch.proposals().stream().map(p -> String.valueOf(p.decision())).toList();
       case FreeBusy busy -> input + " -> " + busy.busy().size() + " busy intervals";
+      case Discovered found -> input + " -> " + found.calendars().size() + " calendars";
       case Browse page -> input + " -> " + page.status() + " " + page.kind() + " from " + page.url()
           + (page.redirects().isEmpty() ? "" : " after " + page.redirects().size() + " redirects")
           + (page.events() == null ? ", " + page.text().length() + " characters" : ", " + page.events().size() + " events");
