@@ -103,7 +103,9 @@ class CalDavDiscoveryTest {
 
   @AfterEach
   void close() {
-    hub.close();
+    if (hub != null) {
+      hub.close();
+    }
   }
 
   private JsonNode discover(Actor actor, Object... keyValues) {

@@ -221,7 +221,13 @@ final class RadicaleServer implements BeforeEachCallback, AfterEachCallback {
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     headers.forEach(builder::header);
     try {
-      HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response;
+      try {
+        response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      } catch (IOException stale) {
+        // a pooled connection Radicale (HTTP/1.0) had closed: the request never reached it; send it on a new one
+        response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      }
       return new Response(response.statusCode(), response.body(), response.headers().firstValue("ETag").orElse(null));
     } catch (IOException e) {
       throw new IllegalStateException(method + " " + url + " failed: " + e.getMessage(), e);
