@@ -73,7 +73,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       hub = Hub.open(config, Drivers.all(context, config),
           List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
-              ConversationSettings.load(config.home(), context.env()))));
+              ConversationSettings.load(config.home(), context.env()), null, context.env())));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {

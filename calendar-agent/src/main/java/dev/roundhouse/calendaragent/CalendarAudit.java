@@ -28,6 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class CalendarAudit {
   static final String FILE = "calendar-audit.jsonl";
   static final int DEFAULT_CAP = 1_000;
+  private static final java.util.regex.Pattern USERINFO = java.util.regex.Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#\\s\"@]+@");
 
   /** One audited action. */
   record Entry(String at, String operation, String actor, String summary) {}
@@ -65,7 +66,7 @@ final class CalendarAudit {
   }
 
   void record(String operation, Actor actor, String summary) {
-    Entry entry = new Entry(clock.instant().toString(), operation, actor.toString(), summary);
+    Entry entry = new Entry(clock.instant().toString(), operation, actor.toString(), withoutCredentials(summary));
     lock.lock();
     try {
       entries.addLast(entry);
@@ -88,6 +89,14 @@ final class CalendarAudit {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * {@code text} with the user information of every URL in it replaced by {@code …}: a URL given with
+   * credentials (refused by browse and discovery) must not put them in the audit.
+   */
+  static String withoutCredentials(String text) {
+    return USERINFO.matcher(text).replaceAll("$1…@");
   }
 
   /** The newest {@code limit} entries, newest first. */

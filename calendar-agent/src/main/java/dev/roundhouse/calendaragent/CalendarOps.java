@@ -97,6 +97,32 @@ final class CalendarOps {
    */
   record Prompt(String version, String source, String path, String bundledVersion, String note, String text) {}
 
+  /**
+   * Where to look for calendars: a server ({@code https://dav.example.org/}), a principal or a calendar home,
+   * the user, and where the password is: {@code password_env} (an environment variable of the hub) or
+   * {@code password_file} (an absolute path to a file of mode 0600), exactly one. Never the password itself.
+   */
+  record DiscoverInput(
+      @JsonProperty(required = true) String url,
+      @JsonProperty(required = true) String user,
+      String passwordEnv,
+      String passwordFile) {}
+
+  /** A suggested {@code calendars.json} entry for a calendar found. */
+  record CalendarConfig(String id, String url, String user, String passwordEnv, String passwordFile, boolean writable, String zone) {}
+
+  /**
+   * A calendar collection found: {@code events} whether it holds events (VEVENT), {@code read_only} from the
+   * server's privileges (null when it does not say), {@code configured_as} the id of the configured calendar
+   * with this URL, {@code config} an entry to add to calendars.json (null for a collection without events).
+   */
+  record DiscoveredCalendar(String url, String name, List<String> components, boolean events, Boolean readOnly, String zone,
+      String configuredAs, CalendarConfig config) {}
+
+  /** What discovery found, with the steps it took. */
+  record Discovered(String server, String principal, List<String> homes, List<DiscoveredCalendar> calendars, List<String> steps,
+      String note) {}
+
   record AuditInput(Integer limit) {}
 
   record Audit(List<CalendarAudit.Entry> entries) {}

@@ -65,6 +65,17 @@ final class CalendarPrompt {
     return new Reading(text, version(text).orElse(null), "override", override.toString(), bundledVersion);
   }
 
+  /** The prompt in effect, as {@code calendar_prompt} answers: with a note when an override's version differs. */
+  CalendarOps.Prompt info() {
+    Reading reading = read();
+    String note = null;
+    if (reading.source().equals("override") && !java.util.Objects.equals(reading.version(), reading.bundledVersion())) {
+      note = "the override is " + (reading.version() == null ? "unversioned" : "version " + reading.version())
+          + "; the bundled prompt is version " + reading.bundledVersion() + ": compare them when you upgrade";
+    }
+    return new CalendarOps.Prompt(reading.version(), reading.source(), reading.path(), reading.bundledVersion(), note, reading.text());
+  }
+
   static String bundled() {
     try (InputStream in = CalendarPrompt.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {

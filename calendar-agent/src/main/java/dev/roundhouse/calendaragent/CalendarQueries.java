@@ -41,15 +41,22 @@ final class CalendarQueries {
     List<CalendarInfo> infos = new ArrayList<>();
     TreeSet<String> all = new TreeSet<>();
     for (CalendarSource source : store.sources()) {
-      TreeSet<String> categories = new TreeSet<>();
-      List<VEvent> events = store.read(source.id()).calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
-      for (VEvent event : events) {
-        Titles.parse(Expansion.text(event, Property.SUMMARY)).ifPresent(t -> categories.add(t.categoryPath()));
-      }
-      all.addAll(categories);
-      infos.add(new CalendarInfo(source.id(), source.writable(), source.zone().getId(), events.size(), List.copyOf(categories)));
+      CalendarInfo info = info(source.id());
+      all.addAll(info.categories());
+      infos.add(info);
     }
     return new Calendars(infos, List.copyOf(all));
+  }
+
+  /** One calendar as {@link #list} shows it; an unknown id is refused naming the configured ones. */
+  CalendarInfo info(String id) {
+    CalendarSource source = store.source(id);
+    TreeSet<String> categories = new TreeSet<>();
+    List<VEvent> events = store.read(source.id()).calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
+    for (VEvent event : events) {
+      Titles.parse(Expansion.text(event, Property.SUMMARY)).ifPresent(t -> categories.add(t.categoryPath()));
+    }
+    return new CalendarInfo(source.id(), source.writable(), source.zone().getId(), events.size(), List.copyOf(categories));
   }
 
   Events events(RangeInput in) {

@@ -9,29 +9,23 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.temporal.Temporal;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import net.fortuna.ical4j.model.Calendar;
 import net.fortuna.ical4j.model.Parameter;
-import net.fortuna.ical4j.model.Period;
 import net.fortuna.ical4j.model.Property;
 import net.fortuna.ical4j.model.Recur;
 import net.fortuna.ical4j.model.component.VEvent;
 import net.fortuna.ical4j.model.parameter.TzId;
 import net.fortuna.ical4j.model.property.DateProperty;
-import net.fortuna.ical4j.model.property.RRule;
 
 /**
  * Expands a parsed calendar's events into occurrences in a range: RRULE, RDATE and EXDATE through ical4j,
- * RECURRENCE-ID overrides (moved and cancelled occurrences) applied here, since ical4j does not. Bounded:
- * high-frequency rules are expanded over a clamped window and the total is capped; either sets
- * {@link Result#capped()}. Stateless.
+ * RECURRENCE-ID overrides (moved and cancelled occurrences) applied here, since ical4j does not (a master
+ * occurrence whose start equals an override's RECURRENCE-ID is replaced by it, or dropped when the override is
+ * cancelled). Bounded: high-frequency rules are expanded over a clamped window and the total is capped;
+ * either sets {@link Result#capped()}. The work is done by {@link PreparedCalendar}; this class holds the
+ * entry point and what reading an event takes. Stateless.
  */
 final class Expansion {
   /** The most occurrences one query returns. */
@@ -41,87 +35,25 @@ final class Expansion {
 
   record Result(List<Occurrence> occurrences, boolean capped) {}
 
-  /** A VEVENT's identity and role. */
-  private record Piece(VEvent event, String uid, Instant recurrenceId) {}
-
   static Result expand(String calendarId, Calendar calendar, ZoneId calendarZone, Instant from, Instant to, int limit) {
     return expand(calendarId, calendar, calendarZone, from, to, limit, null);
   }
 
-  /** Occurrences overlapping [from, to), of the event {@code onlyUid} when it is not null. */
+  /**
+   * Occurrences overlapping [from, to), of the event {@code onlyUid} when it is not null, sorted by start. For
+   * repeated queries of one version, prepare it once ({@link PreparedCalendar}) and let {@link ExpansionCache}
+   * keep what was expanded.
+   */
   static Result expand(String calendarId, Calendar calendar, ZoneId calendarZone, Instant from, Instant to, int limit, String onlyUid) {
-    Map<String, Set<Instant>> overridden = new HashMap<>();
-    List<Piece> pieces = new ArrayList<>();
-    for (VEvent event : calendar.<VEvent>getComponents(net.fortuna.ical4j.model.Component.VEVENT)) {
-      String uid = event.getUid().map(u -> u.getValue()).orElse("");
-      if (onlyUid != null && !onlyUid.equals(uid)) {
-        continue;
-      }
-      Optional<Property> rid = event.getProperty(Property.RECURRENCE_ID);
-      Instant ridInstant = rid.map(p -> instantOf(((DateProperty<?>) p).getDate(), calendarZone)).orElse(null);
-      if (ridInstant != null) {
-        overridden.computeIfAbsent(uid, k -> new HashSet<>()).add(ridInstant);
-      }
-      pieces.add(new Piece(event, uid, ridInstant));
-    }
-    // widen by a day so floating and all-day events (read in the calendar zone) are never cut off; filter after
-    ZonedDateTime windowStart = from.minus(Duration.ofDays(1)).atZone(calendarZone);
-    ZonedDateTime windowEnd = to.plus(Duration.ofDays(1)).atZone(calendarZone);
-    boolean capped = false;
-    List<Occurrence> out = new ArrayList<>();
-    for (Piece piece : pieces) {
-      VEvent event = piece.event();
-      boolean recurring = event.getProperty(Property.RRULE).isPresent() || event.getProperty(Property.RDATE).isPresent();
-      ZonedDateTime begin = windowStart;
-      ZonedDateTime end = windowEnd;
-      Optional<RRule<?>> rule = event.getProperty(Property.RRULE);
-      if (rule.isPresent()) {
-        Duration step = stepOf(rule.get().getRecur());
-        if (step != null) {
-          // a sub-daily rule: expand at most about 2 * limit periods around the range
-          Duration reach = step.multipliedBy(limit);
-          if (reach.compareTo(Duration.ofDays(1)) < 0) {
-            begin = from.minus(reach).atZone(calendarZone);
-          }
-          ZonedDateTime clampedEnd = from.plus(step.multipliedBy(limit + 1L)).atZone(calendarZone);
-          if (clampedEnd.isBefore(end)) {
-            end = clampedEnd;
-            capped = true;
-          }
-        }
-      }
-      if (isCancelled(event)) {
-        continue; // a cancelled override drops its occurrence; a cancelled series has none
-      }
-      Set<Period<Temporal>> periods = event.calculateRecurrenceSet(new Period<Temporal>(begin, end));
-      Set<Instant> replaced = piece.recurrenceId() == null ? overridden.getOrDefault(piece.uid(), Set.of()) : Set.of();
-      for (Period<Temporal> period : periods) {
-        Instant start = instantOf(period.getStart(), calendarZone);
-        Instant stop = instantOf(period.getEnd(), calendarZone);
-        if (replaced.contains(start)) {
-          continue;
-        }
-        boolean overlaps = start.equals(stop) ? !start.isBefore(from) && start.isBefore(to) : start.isBefore(to) && stop.isAfter(from);
-        if (!overlaps) {
-          continue;
-        }
-        out.add(occurrence(calendarId, piece, recurring || piece.recurrenceId() != null, period, start, stop, calendarZone));
-      }
-    }
-    out.sort(Comparator.comparing(Occurrence::start).thenComparing(Occurrence::uid));
-    if (out.size() > limit) {
-      out = new ArrayList<>(out.subList(0, limit));
-      capped = true;
-    }
-    return new Result(List.copyOf(out), capped);
+    return PreparedCalendar.of(calendarId, calendar, calendarZone).expand(from, to, limit, onlyUid);
   }
 
-  private static boolean isCancelled(VEvent event) {
+  static boolean isCancelled(VEvent event) {
     return event.getProperty(Property.STATUS).map(p -> "CANCELLED".equalsIgnoreCase(p.getValue())).orElse(false);
   }
 
   /** How far apart a sub-daily rule's occurrences are; null for daily and slower rules. */
-  private static Duration stepOf(Recur<?> recur) {
+  static Duration stepOf(Recur<?> recur) {
     int interval = Math.max(1, recur.getInterval());
     return switch (recur.getFrequency()) {
       case SECONDLY -> Duration.ofSeconds(interval);
@@ -129,35 +61,6 @@ final class Expansion {
       case HOURLY -> Duration.ofHours(interval);
       default -> null;
     };
-  }
-
-  private static Occurrence occurrence(
-      String calendarId, Piece piece, boolean recurring, Period<Temporal> period, Instant start, Instant stop, ZoneId calendarZone) {
-    VEvent event = piece.event();
-    Temporal first = period.getStart();
-    boolean allDay = first instanceof LocalDate;
-    boolean floating = first instanceof LocalDateTime;
-    ZoneId zone = allDay || floating ? calendarZone : zoneOf(event, calendarZone);
-    String title = text(event, Property.SUMMARY);
-    Optional<Titles.Title> parsed = Titles.parse(title);
-    String startLocal;
-    String endLocal;
-    if (allDay) {
-      startLocal = first.toString();
-      endLocal = period.getEnd().toString();
-    } else {
-      startLocal = start.atZone(zone).toLocalDateTime().toString();
-      endLocal = stop.atZone(zone).toLocalDateTime().toString();
-    }
-    String recurrenceId = piece.recurrenceId() != null ? piece.recurrenceId().toString() : recurring ? start.toString() : null;
-    boolean transparent = event.getProperty(Property.TRANSP).map(p -> "TRANSPARENT".equalsIgnoreCase(p.getValue())).orElse(false);
-    return new Occurrence(
-        calendarId, piece.uid(), recurrenceId, title,
-        parsed.map(Titles.Title::category).orElse(null), parsed.map(Titles.Title::subCategory).orElse(null),
-        start.toString(), stop.toString(), zone.getId(), startLocal, endLocal, allDay, floating, recurring,
-        piece.recurrenceId() != null,
-        event.getProperty(Property.STATUS).map(Property::getValue).orElse(null), transparent,
-        emptyToNull(text(event, Property.LOCATION)), emptyToNull(text(event, Property.DESCRIPTION)));
   }
 
   /** The summary of a block of logical lines, unescaped enough for display. */
@@ -183,10 +86,6 @@ final class Expansion {
 
   static String text(VEvent event, String property) {
     return event.getProperty(property).map(Property::getValue).orElse("");
-  }
-
-  private static String emptyToNull(String text) {
-    return text.isEmpty() ? null : text;
   }
 
   /** The IANA zone an event's DTSTART names, else the calendar's (a UTC time is in UTC). */

@@ -44,10 +44,15 @@ public final class Password {
 
   /** Reads the password now; {@code calendar} names the calendar in errors. */
   String reveal(String calendar) {
+    return revealFor("calendar '" + calendar + "'");
+  }
+
+  /** Reads the password now; {@code user} names what it is for in errors, such as {@code calendar 'team'}. */
+  String revealFor(String user) {
     if (env != null) {
       String value = lookup.apply(env);
       if (value == null || value.isEmpty()) {
-        throw new RoundhouseException.InvalidInput("calendar '" + calendar + "': environment variable " + env + " (its password) is not set");
+        throw new RoundhouseException.InvalidInput(user + ": environment variable " + env + " (its password) is not set");
       }
       return value;
     }
@@ -56,18 +61,18 @@ public final class Password {
       for (PosixFilePermission open : Set.of(PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_WRITE,
           PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE)) {
         if (permissions.contains(open)) {
-          throw new RoundhouseException.Forbidden("password_file_open", "calendar '" + calendar + "': password file " + file
+          throw new RoundhouseException.Forbidden("password_file_open", user + ": password file " + file
               + " is readable or writable by others; chmod 600 it");
         }
       }
       String text = Files.readString(file, StandardCharsets.UTF_8);
       String first = text.lines().findFirst().orElse("");
       if (first.isEmpty()) {
-        throw new RoundhouseException.InvalidInput("calendar '" + calendar + "': password file " + file + " is empty");
+        throw new RoundhouseException.InvalidInput(user + ": password file " + file + " is empty");
       }
       return first;
     } catch (IOException | UnsupportedOperationException e) {
-      throw new RoundhouseException.InvalidInput("calendar '" + calendar + "': cannot read password file " + file + ": " + e.getMessage());
+      throw new RoundhouseException.InvalidInput(user + ": cannot read password file " + file + ": " + e.getMessage());
     }
   }
 

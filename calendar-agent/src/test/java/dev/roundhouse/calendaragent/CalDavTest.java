@@ -169,7 +169,7 @@ class CalDavTest {
     Decision staged = hub.decisions().get(decision).orElseThrow();
     // an earlier approval wrote the event and the hub stopped before recording the answer
     String uid = CalendarExtension.uidFor(decision);
-    seed(collection().hrefFor(uid).substring(team.getPath().length()), IcsText.withEvent("", CalendarExtension.createdEvent(staged), null));
+    seed(collection().hrefFor(uid).substring(team.getPath().length()), IcsText.withEvent("", ProposalCommits.createdEvent(staged), null));
 
     approve(decision); // If-None-Match: * gets 412; the object holds the same event, so it counts as done
     assertThat(collection().requestCounts()).containsEntry("PUT", 1L).containsEntry("GET", 1L);
@@ -177,7 +177,7 @@ class CalDavTest {
     assertThat(hub.decisions().get(decision).orElseThrow().answer()).isEqualTo("approve");
 
     // and the same commit once more (a second retry) still writes nothing
-    extension.store().apply("team", List.of(new EventChange("team", uid, "", null, CalendarExtension.createdEvent(staged), decision)));
+    extension.store().apply("team", List.of(new EventChange("team", uid, "", null, ProposalCommits.createdEvent(staged), decision)));
     assertThat(radicale.objects(team)).hasSize(1);
   }
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real Radicale 3 (the Debian package) per test on 127.0.0.1 and a free port: htpasswd plain auth for
- * {@value #USER}, owner_only rights, a temporary storage folder, no web UI. Waits for its "Listening" log line
+ * {@value #USER}, owner_only rights (or a rights file: {@link #withRights}), a temporary storage folder, no web UI. Waits for its "Listening" log line
  * (with a deadline, no sleeping) and afterwards checks that neither it nor any child outlives the test.
  * Without {@code radicale} on the PATH the tests are skipped with a message, except under CI, where
  * {@code .ci/run} installs it and its absence fails.
@@ -41,11 +41,26 @@ final class RadicaleServer implements BeforeEachCallback, AfterEachCallback {
   static final String PASSWORD = "s3cret-for-tests";
   private static final Duration START_DEADLINE = Duration.ofSeconds(30);
 
+  private final String rights;
   private Path folder;
   private Process process;
   private int port;
   private HttpClient http;
   private final List<String> log = new ArrayList<>();
+
+  /** With {@code owner_only} rights: {@value #USER} reads and writes her own collections only. */
+  RadicaleServer() {
+    this(null);
+  }
+
+  private RadicaleServer(String rights) {
+    this.rights = rights;
+  }
+
+  /** With Radicale's {@code from_file} rights, {@code rights} being that file's text (sections of user, collection, permissions). */
+  static RadicaleServer withRights(String rights) {
+    return new RadicaleServer(rights);
+  }
 
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {
@@ -85,14 +100,14 @@ final class RadicaleServer implements BeforeEachCallback, AfterEachCallback {
         htpasswd_filename = %s
         htpasswd_encryption = plain
         [rights]
-        type = owner_only
+        %s
         [storage]
         filesystem_folder = %s
         [web]
         type = none
         [logging]
         level = info
-        """.formatted(port, folder.resolve("users"), folder.resolve("storage")));
+        """.formatted(port, folder.resolve("users"), rightsConfig(), folder.resolve("storage")));
     Process started = new ProcessBuilder("radicale", "--config", config.toString()).redirectErrorStream(true).start();
     started.getOutputStream().close();
     CompletableFuture<Boolean> listening = new CompletableFuture<>();
@@ -122,6 +137,26 @@ final class RadicaleServer implements BeforeEachCallback, AfterEachCallback {
       throw new IllegalStateException("radicale did not start listening on 127.0.0.1:" + port + ": " + log());
     }
     process = started;
+  }
+
+  private String rightsConfig() throws IOException {
+    if (rights == null) {
+      return "type = owner_only";
+    }
+    Path file = folder.resolve("rights");
+    Files.writeString(file, rights);
+    return "type = from_file\nfile = " + file;
+  }
+
+  /**
+   * Puts a calendar collection straight into the storage folder, at {@code path} (such as
+   * {@code alice/holidays}), with Radicale's properties file {@code props} (JSON): for a collection the
+   * rights do not let {@value #USER} create.
+   */
+  void seedCalendar(String path, String props) throws IOException {
+    Path collection = folder.resolve("storage").resolve("collection-root").resolve(path);
+    Files.createDirectories(collection);
+    Files.writeString(collection.resolve(".Radicale.props"), props);
   }
 
   @Override
@@ -186,7 +221,13 @@ final class RadicaleServer implements BeforeEachCallback, AfterEachCallback {
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     headers.forEach(builder::header);
     try {
-      HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response;
+      try {
+        response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      } catch (IOException stale) {
+        // a pooled connection Radicale (HTTP/1.0) had closed: the request never reached it; send it on a new one
+        response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+      }
       return new Response(response.statusCode(), response.body(), response.headers().firstValue("ETag").orElse(null));
     } catch (IOException e) {
       throw new IllegalStateException(method + " " + url + " failed: " + e.getMessage(), e);

@@ -38,6 +38,9 @@ public interface Hub extends AutoCloseable {
   /** Decisions: open, read, and act on answers (for extensions and in-process callers). */
   dev.roundhouse.hub.ext.DecisionDesk decisions();
 
+  /** The resources extensions offer, for the faces that serve resources. */
+  dev.roundhouse.hub.ext.ExtensionResources resources();
+
   /** The local API token. */
   String token();
 

@@ -31,6 +31,7 @@ final class RealHub implements Hub {
   private final TurnRunner runner;
   private final Transcripts transcripts;
   private final List<HubExtension> extensions = new ArrayList<>();
+  private final dev.roundhouse.hub.ext.ExtensionResources resources = dev.roundhouse.hub.ext.ExtensionResources.create();
   private volatile String url;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
@@ -79,6 +80,11 @@ final class RealHub implements Hub {
       public void contributeToTurns(dev.roundhouse.hub.ext.TurnContributor contributor) {
         runner.contributeToTurns(contributor);
       }
+
+      @Override
+      public void offerResource(dev.roundhouse.hub.ext.ExtensionResource resource) {
+        resources.add(resource);
+      }
     };
     for (HubExtension extension : list) {
       extension.start(context);
@@ -126,6 +132,11 @@ final class RealHub implements Hub {
   @Override
   public DecisionDesk decisions() {
     return decisions;
+  }
+
+  @Override
+  public dev.roundhouse.hub.ext.ExtensionResources resources() {
+    return resources;
   }
 
   @Override

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
  * task's agent: {@link Caller}) and {@link ToolCallRouting}. It registers {@link AgentTokens} with the hub's
  * runner, so turns get task-scoped endpoints while it is mounted. Tools come from {@link OperationTools},
- * resources from {@link HubResources}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
+ * resources from {@link HubResources} and the extensions' from {@link ExtensionResourceSpecs}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
  * thread ({@code immediateExecution}).
  *
  * <p>Thread-safe. {@link #close()} closes the MCP sessions and undeploys, once.
@@ -72,6 +72,15 @@ final class StreamableHttpMount implements HttpMount {
     List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
     completions.addAll(HubPrompts.completions(hub.operations()));
     completions.addAll(options.extraCompletions());
+    List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(HubResources.resources(hub.operations()));
+    resources.addAll(options.extraResources());
+    List<McpServerFeatures.SyncResourceTemplateSpecification> templates = new ArrayList<>(HubResources.templates(hub.operations()));
+    templates.addAll(options.extraTemplates());
+    java.util.Set<String> taken = new java.util.HashSet<>();
+    resources.forEach(resource -> taken.add(resource.resource().uri()));
+    templates.forEach(template -> taken.add(template.resourceTemplate().uriTemplate()));
+    resources.addAll(ExtensionResourceSpecs.resources(hub.resources(), taken));
+    templates.addAll(ExtensionResourceSpecs.templates(hub.resources(), taken));
     McpSyncServer server =
         McpServer.sync(transport)
             .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
@@ -87,10 +96,8 @@ final class StreamableHttpMount implements HttpMount {
             .tools(UnknownTools.tool(hub.operations()))
             .tools(options.extraTools())
             .addToolFilter((context, tool) -> !tool.name().equals(UnknownTools.NAME) && Caller.of(context).offered(tool.name()))
-            .resources(HubResources.resources(hub.operations()))
-            .resources(options.extraResources())
-            .resourceTemplates(HubResources.templates(hub.operations()))
-            .resourceTemplates(options.extraTemplates())
+            .resources(resources)
+            .resourceTemplates(templates)
             .prompts(HubPrompts.prompts(hub.operations()))
             .prompts(options.extraPrompts())
             .completions(completions)

@@ -8,6 +8,7 @@ import dev.roundhouse.hub.agenttools.AgentTools;
 import dev.roundhouse.hub.board.Project;
 import dev.roundhouse.hub.board.Task;
 import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.ExtensionResource;
 import dev.roundhouse.hub.ext.HubExtension;
 import dev.roundhouse.hub.ext.TurnContributor;
 import dev.roundhouse.hub.ops.Operation;
@@ -16,6 +17,7 @@ import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.turns.AgentEndpoint;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** An agent's MCP session lists, and may call, the tools of the extensions that own its task, and only those. */
+/**
+ * An agent's MCP session lists, and may call, the tools of the extensions that own its task, and only those;
+ * it reads an extension's resource only if it is offered the operation the resource follows.
+ */
+@SuppressWarnings("deprecation") // the SDK deprecates the one-argument request constructors without a replacement this test needs
 class McpExtensionToolsTest {
   record NoInput() {}
 
@@ -46,6 +52,8 @@ class McpExtensionToolsTest {
       context.operations().register(Operation.of("thing_count", "How many things there are.", NoInput.class, Count.class,
           OperationAnnotations.READ, (actor, in) -> new Count(3)));
       context.contributeToTurns(this);
+      context.offerResource(new ExtensionResource("things://count", "count", "Count", "How many things there are.",
+          "text/plain", "thing_count", (actor, uri, variables) -> new ExtensionResource.Contents("text/plain", "3 things", Map.of())));
     }
 
     @Override
@@ -110,6 +118,25 @@ class McpExtensionToolsTest {
       assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
       assertThatThrownBy(() -> agent.callTool(McpSchema.CallToolRequest.builder("thing_count").arguments(Map.of()).build()))
           .hasMessageContaining("no tool named 'thing_count' for an agent session");
+    }
+  }
+
+  @Test
+  void anOwnedTasksAgentReadsTheResourceOfItsTool() throws Exception {
+    try (McpSyncClient agent = agentOf("Count things", List.of("things"))) {
+      McpSchema.TextResourceContents count = (McpSchema.TextResourceContents)
+          agent.readResource(new McpSchema.ReadResourceRequest("things://count")).contents().getFirst();
+      assertThat(count.text()).isEqualTo("3 things");
+    }
+  }
+
+  @Test
+  void anotherTasksAgentCannotReadIt() throws Exception {
+    try (McpSyncClient agent = agentOf("Fix the roof", List.of())) {
+      assertThatThrownBy(() -> agent.readResource(new McpSchema.ReadResourceRequest("things://count")))
+          .isInstanceOf(McpError.class)
+          .hasMessageContaining("no resource things://count for an agent session (it follows thing_count")
+          .satisfies(e -> assertThat(((McpError) e).getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND));
     }
   }
 }

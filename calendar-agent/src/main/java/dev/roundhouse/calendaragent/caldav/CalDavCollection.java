@@ -1,15 +1,12 @@
 package dev.roundhouse.calendaragent.caldav;
 
 import dev.roundhouse.hub.RoundhouseException;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +22,8 @@ import java.util.function.Supplier;
  * {@code calendar-multiget} of only the changed objects) and conditional writes: a create sends
  * {@code If-None-Match: *}, an update or delete {@code If-Match} with the ETag it was based on, so a
  * concurrent change yields {@link Write.Status#PRECONDITION_FAILED} instead of being overwritten. Redirects
- * are not followed. A request whose connection fails is sent once more (a pooled connection may have been
- * closed by the server); that is safe because every write is conditional. Calendar data is never expanded by the server (Radicale cannot); callers expand it.
+ * are not followed. Requests go through {@link DavClient} (a failed connection is retried once; that is safe
+ * because every write is conditional). Calendar data is never expanded by the server (Radicale cannot); callers expand it.
  *
  * <p>Thread-safe: no mutable state but the request counters (concurrent maps); {@link State} is immutable.
  * No lock is held during any request.
@@ -35,10 +32,7 @@ public final class CalDavCollection {
   private static final int MULTIGET_BATCH = 100;
 
   private final URI url;
-  private final String user;
-  private final Supplier<String> password;
-  private final HttpClient http;
-  private final Duration timeout;
+  private final DavClient client;
   private final Map<String, AtomicLong> requests = new ConcurrentHashMap<>();
   private final AtomicLong downloaded = new AtomicLong();
 
@@ -68,10 +62,7 @@ public final class CalDavCollection {
    */
   public CalDavCollection(URI url, String user, Supplier<String> password, HttpClient http, Duration timeout) {
     this.url = url;
-    this.user = user;
-    this.password = password;
-    this.http = http;
-    this.timeout = timeout;
+    this.client = new DavClient(url, user, password, http, timeout);
   }
 
   public URI url() {
@@ -214,53 +205,13 @@ public final class CalDavCollection {
   }
 
   private HttpResponse<byte[]> send(String kind, String method, URI target, String depth, String body, Map<String, String> headers) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(target)
-        .timeout(timeout)
-        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-            (user + ":" + password.get()).getBytes(StandardCharsets.UTF_8)))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-    if (depth != null) {
-      request.header("Depth", depth);
-    }
-    if (body != null) {
-      request.header("Content-Type", method.equals("PUT") ? "text/calendar; charset=utf-8" : "application/xml; charset=utf-8");
-    }
-    headers.forEach(request::header);
     requests.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
-    try {
-      HttpResponse<byte[]> response;
-      try {
-        response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      } catch (IOException stale) {
-        // a pooled connection the server had closed (Radicale answers HTTP/1.0): send once more on a new one.
-        // Safe for writes too, because every write is conditional: a PUT that did land the first time now
-        // gets 412 and is then recognised as done.
-        response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      }
-      if (response.statusCode() == 401 || response.statusCode() == 403 && !kind.startsWith("REPORT sync")) {
-        throw new RoundhouseException.Forbidden("caldav_refused", "CalDAV server " + url + " refused user '" + user + "' ("
-            + response.statusCode() + ") for " + method + " " + target.getRawPath());
-      }
-      return response;
-    } catch (IOException e) {
-      throw new RoundhouseException("caldav_unreachable", "CalDAV server " + url + " did not answer " + method + " " + target.getRawPath()
-          + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RoundhouseException("caldav_unreachable", "interrupted while calling " + url, e);
-    }
+    // a 403 to sync-collection is the server forgetting our token (valid-sync-token): sync() handles it
+    return client.send(method, target, depth, body, headers, kind.startsWith("REPORT sync"));
   }
 
   private DavXml.MultiStatus multistatus(HttpResponse<byte[]> response) {
-    if (response.statusCode() != 207) {
-      expect(response, "REPORT/PROPFIND");
-      throw new RoundhouseException("caldav_failed", "CalDAV server " + url + " answered " + response.statusCode() + " instead of a multistatus");
-    }
-    try {
-      return DavXml.parse(response.body());
-    } catch (IllegalArgumentException e) {
-      throw new RoundhouseException("caldav_failed", "CalDAV server " + url + ": " + e.getMessage(), e);
-    }
+    return client.multistatus(response, "REPORT/PROPFIND");
   }
 
   private DavXml.Response single(HttpResponse<byte[]> response) {
@@ -272,10 +223,6 @@ public final class CalDavCollection {
   }
 
   private void expect(HttpResponse<byte[]> response, String what) {
-    if (response.statusCode() / 100 != 2) {
-      String text = new String(response.body(), StandardCharsets.UTF_8);
-      throw new RoundhouseException("caldav_failed", "CalDAV server " + url + " answered " + response.statusCode() + " to " + what
-          + (text.isBlank() ? "" : ": " + text.strip().lines().findFirst().orElse("")));
-    }
+    client.expect(response, what);
   }
 }

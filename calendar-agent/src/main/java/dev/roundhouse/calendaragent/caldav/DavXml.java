@@ -59,6 +59,21 @@ final class DavXml {
   }
 
   static MultiStatus parse(byte[] body) {
+    Element root = root(body);
+    List<Response> responses = new ArrayList<>();
+    String token = null;
+    for (Element child : children(root)) {
+      if (is(child, DAV, "sync-token")) {
+        token = child.getTextContent().strip();
+      } else if (is(child, DAV, "response")) {
+        responses.add(response(child));
+      }
+    }
+    return new MultiStatus(List.copyOf(responses), token);
+  }
+
+  /** The {@code multistatus} root of {@code body}, parsed without DOCTYPE or external entities. */
+  static Element root(byte[] body) {
     Document document;
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -77,16 +92,62 @@ final class DavXml {
     if (!DAV.equals(root.getNamespaceURI()) || !"multistatus".equals(root.getLocalName())) {
       throw new IllegalArgumentException("not a WebDAV multistatus: root is " + root.getNodeName());
     }
-    List<Response> responses = new ArrayList<>();
-    String token = null;
-    for (Element child : children(root)) {
-      if (is(child, DAV, "sync-token")) {
-        token = child.getTextContent().strip();
-      } else if (is(child, DAV, "response")) {
-        responses.add(response(child));
-      }
+    return root;
+  }
+
+  /**
+   * A PROPFIND asking for {@code properties}, each {@code D:name} (WebDAV) or {@code C:name} (CalDAV).
+   */
+  static String propfind(String... properties) {
+    StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propfind xmlns:D=\"DAV:\" xmlns:C=\"")
+        .append(CALDAV).append("\"><D:prop>");
+    for (String property : properties) {
+      out.append('<').append(property).append("/>");
     }
-    return new MultiStatus(List.copyOf(responses), token);
+    return out.append("</D:prop></D:propfind>").toString();
+  }
+
+  /**
+   * One {@code response} with the properties of its 2xx propstats as elements, for reading properties with
+   * structure (resource types, hrefs, privileges).
+   */
+  record Properties(String href, List<Element> found) {
+    /** The property {@code name} in {@code namespace}, if the server reported it. */
+    java.util.Optional<Element> get(String namespace, String name) {
+      return found.stream().filter(element -> is(element, namespace, name)).findFirst();
+    }
+  }
+
+  /** Every response of a multistatus with its found properties. */
+  static List<Properties> properties(byte[] body) {
+    List<Properties> out = new ArrayList<>();
+    for (Element response : children(root(body))) {
+      if (!is(response, DAV, "response")) {
+        continue;
+      }
+      String href = null;
+      List<Element> found = new ArrayList<>();
+      for (Element part : children(response)) {
+        if (is(part, DAV, "href")) {
+          href = part.getTextContent().strip();
+        } else if (is(part, DAV, "propstat")) {
+          Element prop = null;
+          int status = 0;
+          for (Element inner : children(part)) {
+            if (is(inner, DAV, "status")) {
+              status = statusCode(inner.getTextContent());
+            } else if (is(inner, DAV, "prop")) {
+              prop = inner;
+            }
+          }
+          if (status / 100 == 2 && prop != null) {
+            found.addAll(children(prop));
+          }
+        }
+      }
+      out.add(new Properties(href, List.copyOf(found)));
+    }
+    return out;
   }
 
   private static Response response(Element response) {
@@ -141,11 +202,11 @@ final class DavXml {
     }
   }
 
-  private static boolean is(Element element, String namespace, String name) {
+  static boolean is(Element element, String namespace, String name) {
     return namespace.equals(element.getNamespaceURI()) && name.equals(element.getLocalName());
   }
 
-  private static List<Element> children(Element parent) {
+  static List<Element> children(Element parent) {
     List<Element> out = new ArrayList<>();
     NodeList nodes = parent.getChildNodes();
     for (int i = 0; i < nodes.getLength(); i++) {

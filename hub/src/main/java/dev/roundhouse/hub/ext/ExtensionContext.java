@@ -22,4 +22,10 @@ public interface ExtensionContext {
    * added in that order.
    */
   void contributeToTurns(TurnContributor contributor);
+
+  /**
+   * Offers {@code resource} to the faces that serve resources (the MCP endpoint), beside the hub's own;
+   * its URI must not be offered already.
+   */
+  void offerResource(ExtensionResource resource);
 }

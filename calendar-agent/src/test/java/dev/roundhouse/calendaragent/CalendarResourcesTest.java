@@ -1,0 +1,169 @@
+package dev.roundhouse.calendaragent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.mcpserver.McpServers;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The calendars, categories, audit and prompt as MCP resources: a real hub with the calendar extension over
+ * ICS files and the MCP endpoint, read with the MCP Java SDK client.
+ */
+@SuppressWarnings("deprecation") // the SDK deprecates the one-argument request constructors without a replacement this test needs
+class CalendarResourcesTest {
+  static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+
+  @TempDir Path files;
+  TestHub hub;
+  McpSyncClient client;
+
+  @BeforeEach
+  void open() throws IOException {
+    Path work = files.resolve("work.ics");
+    Path holidays = files.resolve("holidays.ics");
+    Files.writeString(work, CalendarExtensionTest.ics(CalendarConversationTest.WORK));
+    Files.writeString(holidays, CalendarExtensionTest.ics(CalendarConversationTest.HOLIDAYS));
+    CalendarExtension calendar = new CalendarExtension(List.of(
+        new CalendarSource("work", work, true, BERLIN),
+        new CalendarSource("holidays", holidays, false, BERLIN)));
+    hub = TestHub.withExtensionsAndMounts(config -> config, List.of(), List.of(calendar), h -> List.of(McpServers.streamableHttp(h)));
+    client = connect(Files.readString(McpServers.tokenFile(hub.home())).strip());
+  }
+
+  @AfterEach
+  void close() {
+    if (client != null) {
+      client.close();
+    }
+    if (hub != null) {
+      hub.close();
+    }
+  }
+
+  private McpSyncClient connect(String token) {
+    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(hub.server().url())
+        .endpoint(McpServers.PATH)
+        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+    McpSyncClient mcp = McpClient.sync(transport)
+        .clientInfo(McpSchema.Implementation.builder("planner", "1.0").build())
+        .requestTimeout(Duration.ofSeconds(20))
+        // the SDK's default validator needs a newer json-schema-validator than the hub ships (as in mcp-server's tests)
+        .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+        .build();
+    mcp.initialize();
+    return mcp;
+  }
+
+  private McpSchema.TextResourceContents read(String uri) {
+    return (McpSchema.TextResourceContents) client.readResource(new McpSchema.ReadResourceRequest(uri)).contents().getFirst();
+  }
+
+  private JsonNode json(String uri) {
+    McpSchema.TextResourceContents contents = read(uri);
+    assertThat(contents.mimeType()).isEqualTo("application/json");
+    return Json.read(contents.text(), JsonNode.class);
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new java.util.ArrayList<>();
+    array.forEach(value -> out.add(value.asText()));
+    return out;
+  }
+
+  private static int code(Throwable error) {
+    return ((McpError) error).getJsonRpcError().code();
+  }
+
+  @Test
+  void theCalendarResourcesAreListedBesideTheHubsOwn() {
+    assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri).contains(
+        "roundhouse://projects", "roundhouse://calendars", "roundhouse://calendar/categories", "roundhouse://calendar/audit",
+        "roundhouse://calendar/prompt", "roundhouse://calendar/prompt/bundled");
+    assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+        .contains("roundhouse://calendars/{calendar}");
+  }
+
+  @Test
+  void calendarsAndCategoriesShowWhatCalendarListAnswers() {
+    JsonNode calendars = json("roundhouse://calendars");
+    assertThat(calendars).isEqualTo(hub.hub().operations().invoke("calendar_list", Actor.USER, null));
+    assertThat(calendars.path("calendars").findValuesAsText("id")).containsExactly("work", "holidays");
+    JsonNode work = json("roundhouse://calendars/work");
+    assertThat(work.path("id").asText()).isEqualTo("work");
+    assertThat(work.path("writable").asBoolean()).isTrue();
+    assertThat(work.path("zone").asText()).isEqualTo("Europe/Berlin");
+    assertThat(work.path("events").asInt()).isEqualTo(1);
+    assertThat(strings(work.path("categories"))).containsExactly("Work - Meetings");
+    assertThat(strings(json("roundhouse://calendar/categories").path("categories")))
+        .containsExactly("Public - Holiday", "Work - Meetings");
+  }
+
+  @Test
+  void anUnknownCalendarIsResourceNotFoundNamingTheConfiguredOnes() {
+    assertThatThrownBy(() -> read("roundhouse://calendars/home"))
+        .isInstanceOf(McpError.class)
+        .hasMessageContaining("no calendar 'home'; configured: work, holidays")
+        .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND));
+  }
+
+  @Test
+  void theAuditRecordsResourceReadsAndIsReadableNewestFirst() {
+    read("roundhouse://calendars/work");
+    assertThatThrownBy(() -> read("roundhouse://calendars/home")).isInstanceOf(McpError.class);
+    JsonNode entries = json("roundhouse://calendar/audit").path("entries");
+    assertThat(entries.get(0).path("operation").asText()).isEqualTo("resource_read");
+    assertThat(entries.get(0).path("actor").asText()).isEqualTo("client:planner");
+    assertThat(entries.get(0).path("summary").asText()).startsWith("roundhouse://calendars/home refused: no calendar 'home'");
+    assertThat(entries.get(1).path("summary").asText()).startsWith("roundhouse://calendars/work -> ");
+    assertThat(entries).as("the audit read itself is not audited").hasSize(2);
+    assertThat(hub.hub().operations().invoke("calendar_audit", Actor.USER, null).path("entries")).isEqualTo(entries);
+  }
+
+  @Test
+  void thePromptIsTheBundledOneUntilAnOverrideReplacesIt() throws IOException {
+    McpSchema.TextResourceContents bundled = read("roundhouse://calendar/prompt");
+    assertThat(bundled.mimeType()).isEqualTo("text/markdown");
+    assertThat(bundled.text()).isEqualTo(CalendarPrompt.bundled());
+    assertThat(bundled.meta()).containsEntry("source", "bundled").containsEntry("version", "1").containsEntry("bundled_version", "1");
+
+    Files.writeString(hub.home().resolve(CalendarPrompt.FILE), "# My calendar prompt, version 7\n\nBe brief.\n");
+    McpSchema.TextResourceContents override = read("roundhouse://calendar/prompt");
+    assertThat(override.text()).isEqualTo("# My calendar prompt, version 7\n\nBe brief.\n");
+    assertThat(override.meta()).containsEntry("source", "override").containsEntry("version", "7")
+        .containsEntry("path", hub.home().resolve(CalendarPrompt.FILE).toString());
+    assertThat((String) override.meta().get("note")).contains("the bundled prompt is version 1");
+    assertThat(read("roundhouse://calendar/prompt/bundled").text()).isEqualTo(CalendarPrompt.bundled());
+  }
+
+  @Test
+  void anEmptyOverrideIsRefusedWithTheReason() throws IOException {
+    Files.writeString(hub.home().resolve(CalendarPrompt.FILE), "  \n");
+    assertThatThrownBy(() -> read("roundhouse://calendar/prompt"))
+        .isInstanceOf(McpError.class)
+        .hasMessageContaining("is empty; delete it to use the bundled one")
+        .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR));
+  }
+}

@@ -1,0 +1,76 @@
+package dev.roundhouse.hub.ext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Extensions offer resources through their context; the registry finds fixed URIs before templates. */
+class ExtensionResourcesTest {
+  @TempDir Path home;
+
+  private static ExtensionResource resource(String uri) {
+    return new ExtensionResource(uri, "r", "R", "A resource.", "text/plain", null,
+        (actor, read, variables) -> new ExtensionResource.Contents("text/plain", read + " " + variables, Map.of()));
+  }
+
+  @Test
+  void anOfferedResourceIsListedAndFoundByTheHub() {
+    HubExtension extension = new HubExtension() {
+      @Override
+      public String name() {
+        return "things";
+      }
+
+      @Override
+      public void start(ExtensionContext context) {
+        context.offerResource(resource("things://all"));
+        context.offerResource(resource("things://items/{item}"));
+      }
+    };
+    try (Hub hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(extension))) {
+      assertThat(hub.resources().list()).extracting(ExtensionResource::uri).containsExactly("things://all", "things://items/{item}");
+      ExtensionResources.Found found = hub.resources().find("things://items/lamp").orElseThrow();
+      assertThat(found.variables()).containsExactly(Map.entry("item", "lamp"));
+      assertThat(found.resource().reader().read(Actor.USER, found.uri(), found.variables()).text())
+          .isEqualTo("things://items/lamp {item=lamp}");
+      assertThat(hub.resources().find("things://items/lamp/more")).isEmpty();
+      assertThat(hub.resources().find("things://none")).isEmpty();
+    }
+  }
+
+  @Test
+  void aFixedUriIsFoundBeforeATemplateThatAlsoMatchesIt() {
+    ExtensionResources resources = ExtensionResources.create();
+    resources.add(resource("things://items/{item}"));
+    resources.add(resource("things://items/special"));
+    assertThat(resources.find("things://items/special").orElseThrow().resource().isTemplate()).isFalse();
+    assertThat(resources.find("things://items/other").orElseThrow().resource().isTemplate()).isTrue();
+  }
+
+  @Test
+  void templatesMatchOneSegmentPerVariable() {
+    ExtensionResource template = resource("things://{kind}/items/{item}");
+    assertThat(template.variables()).containsExactly("kind", "item");
+    assertThat(template.match("things://tools/items/saw")).contains(Map.of("kind", "tools", "item", "saw"));
+    assertThat(template.match("things://tools/items/")).isEmpty();
+    assertThat(template.match("things://a/b/items/saw")).isEmpty();
+    assertThat(template.match("things://tools/items/saw?x=1")).isEmpty();
+  }
+
+  @Test
+  void aUriOfferedTwiceOrMalformedIsRefusedNamingIt() {
+    ExtensionResources resources = ExtensionResources.create();
+    resources.add(resource("things://all"));
+    assertThatThrownBy(() -> resources.add(resource("things://all"))).hasMessageContaining("things://all is offered twice");
+    assertThatThrownBy(() -> resource("no-scheme")).hasMessageContaining("'no-scheme' is not scheme://path");
+    assertThatThrownBy(() -> resource("things://items/{Item}")).hasMessageContaining("only {name} variables");
+  }
+}

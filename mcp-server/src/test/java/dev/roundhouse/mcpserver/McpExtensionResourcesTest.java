@@ -1,0 +1,146 @@
+package dev.roundhouse.mcpserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.ext.ExtensionResource;
+import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.testing.TestHub;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Resources an extension offers, listed and read over MCP beside the hub's own, with clear errors. */
+@SuppressWarnings("deprecation") // the SDK deprecates the one-argument request constructors without a replacement this test needs
+class McpExtensionResourcesTest {
+  private static final Set<String> ITEMS = Set.of("lamp", "saw");
+
+  /** Offers an inventory, one item per template value, and a resource whose reader fails unexpectedly. */
+  record ShopExtension(List<ExtensionResource> resources) implements HubExtension {
+    @Override
+    public String name() {
+      return "shop";
+    }
+
+    @Override
+    public void start(ExtensionContext context) {
+      resources.forEach(context::offerResource);
+    }
+  }
+
+  private static List<ExtensionResource> shop() {
+    return List.of(
+        new ExtensionResource("shop://inventory", "inventory", "Inventory", "Every item.", "application/json", null,
+            (actor, uri, variables) -> new ExtensionResource.Contents("application/json", "{\"items\":[\"lamp\",\"saw\"],\"reader\":\"" + actor + "\"}",
+                Map.of("version", "3"))),
+        new ExtensionResource("shop://items/{item}", "item", "An item", "One item by name.", "text/plain", null,
+            (actor, uri, variables) -> {
+              String item = variables.get("item");
+              if (!ITEMS.contains(item)) {
+                throw new RoundhouseException.NotFound("no item '" + item + "'; the shop has lamp, saw");
+              }
+              return new ExtensionResource.Contents("text/plain", "a " + item, Map.of());
+            }),
+        new ExtensionResource("shop://broken", "broken", "Broken", "Always fails.", "text/plain", null,
+            (actor, uri, variables) -> {
+              throw new IllegalStateException("secret internals at line 42");
+            }));
+  }
+
+  private TestHub hub;
+  private String mcpToken;
+
+  @BeforeEach
+  void start() throws Exception {
+    hub = TestHub.withExtensionsAndMounts(c -> c, List.of(), List.of(new ShopExtension(shop())), h -> List.of(McpServers.streamableHttp(h)));
+    mcpToken = Files.readString(McpServers.tokenFile(hub.home())).strip();
+  }
+
+  @AfterEach
+  void stop() {
+    hub.close();
+  }
+
+  private McpSyncClient client() {
+    return McpClients.connect(hub.server().url(), mcpToken, "shopper");
+  }
+
+  private static int code(Throwable error) {
+    return ((McpError) error).getJsonRpcError().code();
+  }
+
+  @Test
+  void extensionResourcesAreListedBesideTheHubsOwn() {
+    try (McpSyncClient client = client()) {
+      assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri)
+          .contains("roundhouse://projects", "roundhouse://decisions", "shop://inventory", "shop://broken");
+      McpSchema.Resource inventory = client.listResources().resources().stream()
+          .filter(resource -> resource.uri().equals("shop://inventory")).findFirst().orElseThrow();
+      assertThat(inventory.title()).isEqualTo("Inventory");
+      assertThat(inventory.mimeType()).isEqualTo("application/json");
+      assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+          .contains("roundhouse://tasks/{id}", "shop://items/{item}");
+    }
+  }
+
+  @Test
+  void aReadRunsTheReaderAsTheCallingClient() {
+    try (McpSyncClient client = client()) {
+      McpSchema.TextResourceContents inventory = (McpSchema.TextResourceContents)
+          client.readResource(new McpSchema.ReadResourceRequest("shop://inventory")).contents().getFirst();
+      assertThat(inventory.text()).isEqualTo("{\"items\":[\"lamp\",\"saw\"],\"reader\":\"client:shopper\"}");
+      assertThat(inventory.mimeType()).isEqualTo("application/json");
+      assertThat(inventory.meta()).containsEntry("version", "3");
+      McpSchema.TextResourceContents lamp = (McpSchema.TextResourceContents)
+          client.readResource(new McpSchema.ReadResourceRequest("shop://items/lamp")).contents().getFirst();
+      assertThat(lamp.text()).isEqualTo("a lamp");
+      assertThat(lamp.uri()).isEqualTo("shop://items/lamp");
+    }
+  }
+
+  @Test
+  void anUnknownItemIsResourceNotFoundWithTheReadersSentence() {
+    try (McpSyncClient client = client()) {
+      assertThatThrownBy(() -> client.readResource(new McpSchema.ReadResourceRequest("shop://items/drill")))
+          .isInstanceOf(McpError.class)
+          .hasMessageContaining("no item 'drill'; the shop has lamp, saw")
+          .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND));
+    }
+  }
+
+  @Test
+  void anUnexpectedFailureNamesALogReferenceAndNoInternals() {
+    try (McpSyncClient client = client()) {
+      assertThatThrownBy(() -> client.readResource(new McpSchema.ReadResourceRequest("shop://broken")))
+          .isInstanceOf(McpError.class)
+          .hasMessageContaining("internal error reading shop://broken; the hub log has the details under reference")
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret internals"))
+          .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR));
+      // the session survives the error
+      assertThat(client.listResources().resources()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void anExtensionCannotShadowAHubResource(@TempDir Path home) {
+    ExtensionResource shadow = new ExtensionResource("roundhouse://projects", "projects", "Projects", "Not the hub's.", "text/plain", null,
+        (actor, uri, variables) -> new ExtensionResource.Contents("text/plain", "mine", Map.of()));
+    try (Hub other = Hub.open(HubConfig.forHome(home), List.of(), List.of(new ShopExtension(List.of(shadow))))) {
+      assertThatThrownBy(() -> McpServers.streamableHttp(other))
+          .hasMessageContaining("an extension offers the resource roundhouse://projects, which the hub serves itself");
+    }
+  }
+}
