@@ -160,7 +160,11 @@ public final class ClaudeDriver implements AgentDriver {
     }
   }
 
-  /** Runs {@code claude --version} and {@code claude auth status}: installed? which version? a login or key? */
+  /**
+   * Runs {@code claude --version} and {@code claude auth status}: installed? which version? a login or key?
+   * This is also {@link #verify()} (the SPI's default): a round trip to the model would send a full Claude
+   * Code system prompt on the user's account.
+   */
   @Override
   public AuthStatus authStatus() {
     return probe.authStatus();

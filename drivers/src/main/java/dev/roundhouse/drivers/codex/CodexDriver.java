@@ -96,7 +96,11 @@ public final class CodexDriver implements AgentDriver {
     new CodexSession(settings, tuning, request, context, models -> sessionModels = models).run();
   }
 
-  /** Asks Codex now (about a second): installed, which version, logged in or keyed. */
+  /**
+   * Asks Codex now (about a second): installed, which version, logged in or keyed. This is also {@link
+   * #verify()} (the SPI's default): it already runs a real app-server session, and a round trip to the model
+   * would spend a turn, with Codex's whole system prompt, on the user's account.
+   */
   @Override
   public AuthStatus authStatus() {
     CodexFacts fresh = CodexProbe.probe(settings, environment());

@@ -10,11 +10,9 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.testing.EventRecorder;
-import dev.roundhouse.hub.testing.HttpTestClient;
-import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.turns.TurnEvent;
 import dev.roundhouse.hub.turns.TurnRequest;
 import java.io.IOException;
@@ -41,11 +39,7 @@ class GeminiAcpTest {
   @TempDir Path folder;
   FakeGeminiServer server;
   OfflineGemini gemini;
-  TestHub hub;
-  HttpTestClient http;
-  EventRecorder events;
-  Path project;
-  long task;
+  DriverHub hub;
   /** Sees the lines of the hub's Gemini (the benchmark sets it). */
   volatile LineObserver lines = LineObserver.NONE;
 
@@ -59,53 +53,32 @@ class GeminiAcpTest {
   /** A real hub running the Gemini driver, with a project and a task; with its MCP endpoint when {@code mcp}. */
   private void startHub(boolean mcp) {
     if (hub != null) {
-      events.close();
       hub.close();
     }
     AcpDriver driver = new AcpDriver(gemini.config(), OfflineGemini.tuning((nanos, line) -> lines.onLine(nanos, line)));
-    hub = TestHub.withDriversAndMounts(config -> config.withRunner(config.runner().withLingerTimeout(Duration.ofMillis(300))),
-        List.of(driver), h -> mcp ? List.of(dev.roundhouse.mcpserver.McpServers.streamableHttp(h)) : List.of());
-    http = hub.http();
-    events = new EventRecorder(hub.hub());
-    project = Path.of(hub.folder("web"));
-    http.op("project_create", map("name", "web", "path", project.toString(), "default_agent", "gemini"));
-    task = http.op("task_create", map("project", "web", "title", "Say hello", "description", "Write a greeting")).get("id").asLong();
+    DriverHub.Builder setup = DriverHub.of(driver).lingerTimeout(Duration.ofMillis(300)).taskDescription("Write a greeting");
+    hub = (mcp ? setup.servingMcp() : setup).start();
   }
 
   @AfterEach
   void tearDown() throws InterruptedException {
-    events.close();
     hub.close();
     server.close();
     ChildProcesses.assertNoneLeft(Duration.ofSeconds(15));
   }
 
-  private Event awaitEnded() {
-    return events.await("turn.ended on task " + task, TURN, event -> event.type().equals("turn.ended") && Long.valueOf(task).equals(event.taskId()));
-  }
-
   private Event await(String type) {
-    return events.await(type + " on task " + task, TURN, event -> event.type().equals(type) && Long.valueOf(task).equals(event.taskId()));
-  }
-
-  private JsonNode transcript() {
-    return http.op("task_transcript", map("task", task)).get("entries");
-  }
-
-  private List<String> transcriptTypes() {
-    List<String> types = new ArrayList<>();
-    transcript().forEach(entry -> types.add(entry.get("type").asText()));
-    return types;
+    return hub.await(type, TURN);
   }
 
   private JsonNode last(String type) {
     JsonNode found = null;
-    for (JsonNode entry : transcript()) {
+    for (JsonNode entry : hub.transcript()) {
       if (entry.get("type").asText().equals(type)) {
         found = entry.get("data");
       }
     }
-    assertThat(found).as("a %s in the transcript %s", type, transcriptTypes()).isNotNull();
+    assertThat(found).as("a %s in the transcript %s", type, hub.transcriptTypes()).isNotNull();
     return found;
   }
 
@@ -116,7 +89,7 @@ class GeminiAcpTest {
     AcpDriver driver = gemini.driver();
 
     try {
-      driver.run(new TurnRequest(1, 7, "web", project, "hi", "Task #7: Say hello", List.of(), null, null, null, false), context);
+      driver.run(new TurnRequest(1, 7, "web", hub.project(), "hi", "Task #7: Say hello", List.of(), null, null, null, false), context);
     } catch (Exception e) {
       throw new AssertionError(e);
     }
@@ -144,16 +117,16 @@ class GeminiAcpTest {
         functionCall("run_shell_command", "{\"command\": \"echo hello-from-tool > tool_out.txt\", \"description\": \"write a file\"}"),
         text("Done."));
 
-    http.op("turn_start", map("task", task, "message", "create a file", "driver", "gemini"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "create a file", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("execute");
     assertThat(requested.data().get("command").asText()).startsWith("echo hello-from-tool > tool_out.txt");
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
-    Event ended = awaitEnded();
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
-    assertThat(Files.readString(project.resolve("tool_out.txt"))).isEqualTo("hello-from-tool\n");
-    assertThat(transcriptTypes()).containsSubsequence(
+    assertThat(Files.readString(hub.project().resolve("tool_out.txt"))).isEqualTo("hello-from-tool\n");
+    assertThat(hub.transcriptTypes()).containsSubsequence(
         "turn.session", "turn.tool_call", "turn.permission_requested", "decision.answered", "turn.tool_result", "turn.message", "turn.result");
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isFalse();
     assertThat(last("turn.result").get("text").asText()).isEqualTo("Done.");
@@ -165,17 +138,17 @@ class GeminiAcpTest {
   @Test
   void aDeniedShellCommandDoesNotRunAndTheDenialIsRecordedOnce() {
     server.enqueue(functionCall("run_shell_command", "{\"command\": \"rm -rf build\", \"description\": \"clean\"}"), text("Understood."));
-    Path build = project.resolve("build");
+    Path build = hub.project().resolve("build");
     assertThat(build.toFile().mkdirs()).isTrue();
 
-    http.op("turn_start", map("task", task, "message", "clean up", "driver", "gemini"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "clean up", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "deny", "message", "not now"));
-    Event ended = awaitEnded();
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "deny", "message", "not now"));
+    Event ended = await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     assertThat(build).isDirectory();
-    assertThat(transcriptTypes()).filteredOn("turn.permission_denied"::equals).hasSize(1);
+    assertThat(hub.transcriptTypes()).filteredOn("turn.permission_denied"::equals).hasSize(1);
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isTrue();
     assertThat(last("turn.tool_result").get("output").asText()).startsWith("permission denied: denied by ");
     assertThat(contents(server.request(1))).contains("canceled by the user");
@@ -184,29 +157,29 @@ class GeminiAcpTest {
   @Test
   void stopMidStreamEndsTheTurnAsStoppedAndLeavesNoProcess() {
     server.enqueue(FakeGeminiServer.stall("Thinking about it"));
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "gemini"));
-    events.find("the first text delta", TURN, event -> event.type().equals("turn.text_delta"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "gemini"));
+    hub.events().find("the first text delta", TURN, event -> event.type().equals("turn.text_delta"));
 
     long started = System.nanoTime();
-    JsonNode stopped = http.op("turn_stop", map("task", task));
+    JsonNode stopped = hub.http().op("turn_stop", map("task", hub.task()));
 
     assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
-    assertThat(transcriptTypes()).doesNotContain("turn.error", "turn.result");
+    assertThat(hub.transcriptTypes()).doesNotContain("turn.error", "turn.result");
     // tearDown asserts that no process is left
   }
 
   @Test
   void aLaterTurnLoadsTheStoredSessionWithoutReplayingIt() throws IOException {
     server.enqueue(text("Hello ", "world"), text("Second answer"));
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "gemini"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "gemini"));
     String first = await("turn.session").data().get("session_id").asText();
-    awaitEnded();
+    await("turn.ended");
     backdateGeminiSessions();
 
-    http.op("turn_start", map("task", task, "message", "and now?", "driver", "gemini"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "and now?", "driver", "gemini"));
     String second = await("turn.session").data().get("session_id").asText();
-    Event ended = awaitEnded();
+    Event ended = await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     assertThat(second).isEqualTo(first);
@@ -220,7 +193,7 @@ class GeminiAcpTest {
     server.enqueue(text("Fresh start"));
     RecordingTurnContext context = new RecordingTurnContext(0);
 
-    gemini.driver().run(new TurnRequest(1, 7, "web", project, "go on", "Task #7: Say hello",
+    gemini.driver().run(new TurnRequest(1, 7, "web", hub.project(), "go on", "Task #7: Say hello",
         List.of("We renamed the greeting to salute."), "no-such-session", null, null, false), context);
 
     TurnEvent.SessionStarted session = context.events(TurnEvent.SessionStarted.class).get(0);
@@ -234,11 +207,11 @@ class GeminiAcpTest {
   void anApiErrorFailsTheTurnWithGeminisMessage() {
     server.enqueue(apiError(400, "API key not valid. Please pass a valid API key.", "INVALID_ARGUMENT"));
 
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "gemini"));
-    Event ended = awaitEnded();
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "gemini"));
+    Event ended = await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("failed");
-    assertThat(transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
+    assertThat(hub.transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
     assertThat(last("turn.error").get("message").asText())
         .startsWith("Gemini CLI answered session/prompt with an error: ")
         .contains("API key not valid");
@@ -255,18 +228,19 @@ class GeminiAcpTest {
     startHub(true);
     server.enqueue(FakeGeminiServer.callOffered("suggest_task", "{\"project\": \"web\", \"title\": \"Add a dark mode\"}"), text("Suggested."));
 
-    http.op("turn_start", map("task", task, "message", "suggest a follow-up", "driver", "gemini"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "suggest a follow-up", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("suggest_task");
     assertThat(ProcessHandle.current().descendants().map(child -> child.info().commandLine().orElse("")))
         .as("no command line carries the token").noneMatch(line -> line.contains("Bearer"));
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
-    Event ended = awaitEnded();
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
-    Event created = events.find("the suggested task", TURN, event -> event.type().equals("task.created") && !Long.valueOf(task).equals(event.taskId()));
-    assertThat(created.actor().toString()).isEqualTo("agent:" + task);
-    JsonNode card = http.op("task_get", map("task", created.taskId()));
+    Event created = hub.events().find("the suggested task", TURN,
+        event -> event.type().equals("task.created") && !Long.valueOf(hub.task()).equals(event.taskId()));
+    assertThat(created.actor().toString()).isEqualTo("agent:" + hub.task());
+    JsonNode card = hub.http().op("task_get", map("task", created.taskId()));
     assertThat(card.toString()).contains("Add a dark mode");
     assertThat(card.at("/task/suggested").asBoolean(card.path("suggested").asBoolean())).isTrue();
     assertThat(contents(server.request(1))).contains("suggest_task filed task");
@@ -309,8 +283,9 @@ class GeminiAcpTest {
     server.enqueue(FakeGeminiServer.pacedText(3, pieces));
 
     java.util.Map<String, Long> viewedAt = new java.util.HashMap<>();
-    try (dev.roundhouse.hub.testing.SseTestClient viewer = dev.roundhouse.hub.testing.SseTestClient.open(http, "/api/tasks/" + task + "/stream")) {
-      http.op("turn_start", map("task", task, "message", "stream", "driver", "gemini"));
+    String stream = "/api/tasks/" + hub.task() + "/stream";
+    try (dev.roundhouse.hub.testing.SseTestClient viewer = dev.roundhouse.hub.testing.SseTestClient.open(hub.http(), stream)) {
+      hub.http().op("turn_start", map("task", hub.task(), "message", "stream", "driver", "gemini"));
       while (viewedAt.size() < count) {
         dev.roundhouse.hub.testing.SseTestClient.SseEvent event = viewer.next(TURN);
         long now = System.nanoTime();
@@ -319,7 +294,7 @@ class GeminiAcpTest {
         }
       }
     }
-    awaitEnded();
+    await("turn.ended");
     List<Long> micros = new ArrayList<>();
     viewedAt.forEach((text, at) -> micros.add((at - readAt.get(text)) / 1000));
     java.util.Collections.sort(micros);
@@ -340,7 +315,7 @@ class GeminiAcpTest {
       AcpDriver driver = gemini.driver();
       sessions.add(Thread.ofVirtual().start(() -> {
         try {
-          driver.run(new TurnRequest(1, 7, "web", project, "hi", "Task", List.of(), null, null, null, false), context);
+          driver.run(new TurnRequest(1, 7, "web", hub.project(), "hi", "Task", List.of(), null, null, null, false), context);
         } catch (Exception e) {
           throw new AssertionError(e);
         }

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.BackgroundTurn;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
 import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
@@ -24,8 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,24 +58,13 @@ class ClaudeDriverTest {
     return new TurnRequest(1, 7, "web", project, message, "Project web: a test project.\n\nTask #7: Say hello", summaries, resume, null, permissionMode, false);
   }
 
-  /** Runs the driver on a thread of its own; the future holds what it threw (or null). */
-  private static CompletableFuture<Throwable> start(ClaudeDriver driver, TurnRequest request, RecordingTurnContext context) {
-    CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-    Thread thread = Thread.ofVirtual().name("claude-turn-test").unstarted(() -> {
-      try {
-        driver.run(request, context);
-        outcome.complete(null);
-      } catch (Throwable e) {
-        outcome.complete(e);
-      }
-    });
-    context.driverThread(thread);
-    thread.start();
-    return outcome;
+  /** Runs the driver on a thread of its own, which a stop interrupts. */
+  private static BackgroundTurn start(ClaudeDriver driver, TurnRequest request, RecordingTurnContext context) {
+    return BackgroundTurn.startInterruptible(driver, request, context);
   }
 
-  private static Throwable finish(CompletableFuture<Throwable> outcome) throws Exception {
-    return outcome.get(60, TimeUnit.SECONDS);
+  private static Throwable finish(BackgroundTurn turn) throws InterruptedException {
+    return turn.outcome(Duration.ofSeconds(60));
   }
 
   @Test
@@ -224,12 +212,12 @@ class ClaudeDriverTest {
   void stopMidStreamInterruptsTheCliWhichEndsOnItsOwn() throws Exception {
     server.enqueue(FakeAnthropicServer.stall("This answer ", "never ends"));
     RecordingTurnContext context = new RecordingTurnContext(1);
-    CompletableFuture<Throwable> outcome = start(driver(), request("talk forever"), context);
+    BackgroundTurn turn = start(driver(), request("talk forever"), context);
     context.awaitEvent("the first delta", Duration.ofSeconds(30), event -> event instanceof TurnEvent.TextDelta);
 
     long stopping = System.nanoTime();
     context.stop();
-    Throwable thrown = finish(outcome);
+    Throwable thrown = finish(turn);
 
     assertThat(thrown).isInstanceOf(TurnStoppedException.class);
     // The stop grace is 8 s: ending well within it means the CLI ended the answer itself, not the kill.
@@ -253,13 +241,13 @@ class ClaudeDriverTest {
     ClaudeSettings settings = new ClaudeSettings(
         OfflineClaude.command(stubborn.toString(), server, home), Duration.ofSeconds(1), Duration.ofSeconds(5));
     RecordingTurnContext context = new RecordingTurnContext(1);
-    CompletableFuture<Throwable> outcome = start(driver(settings), request("hello"), context);
+    BackgroundTurn turn = start(driver(settings), request("hello"), context);
     context.awaitEvent("the session", Duration.ofSeconds(20), event -> event instanceof TurnEvent.SessionStarted);
 
     long stopping = System.nanoTime();
     context.stop();
 
-    assertThat(finish(outcome)).isInstanceOf(TurnStoppedException.class);
+    assertThat(finish(turn)).isInstanceOf(TurnStoppedException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - stopping)).isLessThan(Duration.ofSeconds(8));
     ChildProcesses.assertNoneLeft(Duration.ofSeconds(5));
   }

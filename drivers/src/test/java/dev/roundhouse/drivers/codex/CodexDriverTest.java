@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.BackgroundTurn;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.RoundhouseException;
@@ -22,9 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,13 +176,13 @@ class CodexDriverTest {
   void stopMidStreamInterruptsTheTurnAndLeavesNoProcess() throws Exception {
     server.enqueue(FakeResponsesServer.stallAfter("Thinking about "));
     RecordingTurnContext context = new RecordingTurnContext(1);
-    CompletableFuture<Throwable> outcome = runInBackground(driver(), request("think"), context);
+    BackgroundTurn turn = BackgroundTurn.start(driver(), request("think"), context);
 
     context.await(TurnEvent.TextDelta.class, Duration.ofSeconds(30));
     long started = System.nanoTime();
     context.stop();
 
-    assertThat(outcome.get(15, TimeUnit.SECONDS)).isInstanceOf(TurnStoppedException.class);
+    assertThat(turn.outcome(Duration.ofSeconds(15))).isInstanceOf(TurnStoppedException.class);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     assertThat(context.shapeWithoutDeltas()).doesNotContain("turn.result");
@@ -337,18 +336,5 @@ class CodexDriverTest {
 
     assertThat(driver(world.settings().withCommand(keyless)).authStatus()).isEqualTo(dev.roundhouse.hub.turns.AuthStatus.problem(
         "codex 0.171.0 is installed, but its model provider 'fake' reads its key from FAKE_API_KEY, which is not set: set it in the codex command's env"));
-  }
-
-  private static CompletableFuture<Throwable> runInBackground(CodexDriver driver, TurnRequest request, RecordingTurnContext context) {
-    CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-    Thread.ofVirtual().start(() -> {
-      try {
-        driver.run(request, context);
-        outcome.complete(null);
-      } catch (Throwable e) {
-        outcome.complete(e);
-      }
-    });
-    return outcome;
   }
 }

@@ -9,12 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildEnvironment;
 import dev.roundhouse.drivers.process.ChildProcesses;
+import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.testing.EventRecorder;
-import dev.roundhouse.hub.testing.HttpTestClient;
-import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.RunnerSettings;
-import dev.roundhouse.mcpserver.McpServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,10 +28,7 @@ class CodexHubTest {
   final FakeResponsesServer server = FakeResponsesServer.start();
   final List<Long> processes = new CopyOnWriteArrayList<>();
   CodexHome world;
-  TestHub hub;
-  HttpTestClient http;
-  EventRecorder events;
-  long task;
+  DriverHub hub;
 
   @BeforeEach
   void setUp() {
@@ -46,46 +39,33 @@ class CodexHubTest {
         processes.add(app.pid());
       }
     }));
-    // As `roundhouse serve` runs it: the hub's server also serves MCP, so turns get a task-scoped endpoint.
-    hub = TestHub.withDriversAndMounts(config -> config.withRunner(RunnerSettings.DEFAULTS.withLingerTimeout(Duration.ofSeconds(2))),
-        List.of(driver), h -> List.of(McpServers.streamableHttp(h)));
-    http = hub.http();
-    events = new EventRecorder(hub.hub());
-    http.op("project_create", map("name", "web", "path", world.project().toString(), "default_agent", "codex"));
-    task = http.op("task_create", map("project", "web", "title", "Say hello", "description", "Write hello.txt")).get("id").asLong();
+    hub = DriverHub.of(driver).lingerTimeout(Duration.ofSeconds(2)).servingMcp().projectAt(world.project()).start();
   }
 
   @AfterEach
   void tearDown() throws InterruptedException {
-    events.close();
     hub.close();
     server.close();
     ChildProcesses.assertNoneLeft(Duration.ofSeconds(10));
-  }
-
-  private List<String> transcriptTypes() {
-    List<String> types = new ArrayList<>();
-    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> types.add(entry.get("type").asText()));
-    return types;
   }
 
   @Test
   void aCommandRunsAfterTheUserAllowsIt() throws Exception {
     server.enqueue(shell("call_1", "echo hello > hello.txt"), text("I wrote ", "hello.txt."));
 
-    http.op("turn_start", map("task", task, "message", "please write hello.txt", "driver", "codex"));
-    Event requested = events.await("turn.permission_requested", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "please write hello.txt", "driver", "codex"));
+    Event requested = hub.await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("shell");
     assertThat(requested.data().get("command").asText()).isEqualTo("echo hello > hello.txt");
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     assertThat(Files.readString(world.project().resolve("hello.txt"))).isEqualTo("hello\n");
-    assertThat(transcriptTypes()).containsSubsequence(
+    assertThat(hub.transcriptTypes()).containsSubsequence(
         "turn.started", "turn.user_message", "turn.session", "turn.tool_call", "decision.opened", "turn.permission_requested",
         "decision.answered", "turn.tool_result", "turn.usage", "turn.message", "turn.usage", "turn.result", "turn.ended");
-    JsonNode result = http.op("task_transcript", map("task", task)).get("entries").findParents("stop_reason").get(0);
+    JsonNode result = hub.transcript().findParents("stop_reason").get(0);
     assertThat(result.get("stop_reason").asText()).isEqualTo("end_turn");
     assertThat(result.get("text").asText()).isEqualTo("I wrote hello.txt.");
   }
@@ -94,12 +74,12 @@ class CodexHubTest {
   void aLaterTurnOfTheTaskResumesTheCodexThread() {
     server.enqueue(text("First."), text("Second."));
 
-    http.op("turn_start", map("task", task, "message", "remember teapot", "driver", "codex"));
-    assertThat(events.await("turn.ended", task).data().get("status").asText()).isEqualTo("completed");
-    http.op("turn_start", map("task", task, "message", "what word?", "driver", "codex"));
-    assertThat(events.await("turn.ended", task).data().get("status").asText()).isEqualTo("completed");
+    hub.http().op("turn_start", map("task", hub.task(), "message", "remember teapot", "driver", "codex"));
+    assertThat(hub.await("turn.ended").data().get("status").asText()).isEqualTo("completed");
+    hub.http().op("turn_start", map("task", hub.task(), "message", "what word?", "driver", "codex"));
+    assertThat(hub.await("turn.ended").data().get("status").asText()).isEqualTo("completed");
 
-    List<String> sessions = http.op("task_transcript", map("task", task)).get("entries").findValuesAsText("session_id");
+    List<String> sessions = hub.transcript().findValuesAsText("session_id");
     assertThat(sessions).hasSize(2);
     assertThat(sessions.get(1)).isEqualTo(sessions.get(0));
     assertThat(server.request(1).json().path("input").toString()).contains("remember teapot").contains("First.");
@@ -109,28 +89,28 @@ class CodexHubTest {
   @Test
   void turnStopInterruptsCodexAndLeavesNoProcess() {
     server.enqueue(FakeResponsesServer.stallAfter("Let me think"));
-    http.op("turn_start", map("task", task, "message", "think hard", "driver", "codex"));
-    events.await("turn.text_delta on task " + task, Duration.ofSeconds(30), e -> e.type().equals("turn.text_delta"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "think hard", "driver", "codex"));
+    hub.events().await("turn.text_delta on task " + hub.task(), Duration.ofSeconds(30), e -> e.type().equals("turn.text_delta"));
 
     long started = System.nanoTime();
-    JsonNode stopped = http.op("turn_stop", map("task", task));
+    JsonNode stopped = hub.http().op("turn_stop", map("task", hub.task()));
 
     assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(8));
     assertThat(ProcessHandle.of(processes.get(0)).map(ProcessHandle::isAlive).orElse(false)).isFalse();
-    assertThat(transcriptTypes()).doesNotContain("turn.error");
+    assertThat(hub.transcriptTypes()).doesNotContain("turn.error");
   }
 
   @Test
   void anApiErrorFailsTheTurnWithOneErrorNamingTheEndpoint() {
     server.enqueue(error(400, "Unsupported parameter: 'reasoning'"));
 
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "codex"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "codex"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("failed");
-    assertThat(transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
-    JsonNode error = http.op("task_transcript", map("task", task)).get("entries").findParents("message").stream()
+    assertThat(hub.transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
+    JsonNode error = hub.transcript().findParents("message").stream()
         .filter(entry -> entry.path("message").asText().contains("endpoint")).findFirst().orElseThrow();
     assertThat(error.get("message").asText())
         .isEqualTo("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed: Unsupported parameter: 'reasoning'");
@@ -147,20 +127,20 @@ class CodexHubTest {
             "{\"project\": \"web\", \"title\": \"Write the release notes\"}"),
         text("I suggested it."));
 
-    http.op("turn_start", map("task", task, "message", "suggest a follow-up task", "driver", "codex"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "suggest a follow-up task", "driver", "codex"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
-    JsonNode suggested = http.op("task_list", map("project", "web")).findParents("title").stream()
+    JsonNode suggested = hub.http().op("task_list", map("project", "web")).findParents("title").stream()
         .filter(t -> t.path("title").asText().equals("Write the release notes")).findFirst()
-        .orElseThrow(() -> new AssertionError("no suggestion on the board; the transcript: " + http.op("task_transcript", map("task", task))));
+        .orElseThrow(() -> new AssertionError("no suggestion on the board; the transcript: " + hub.transcript()));
     assertThat(suggested.path("suggested").asBoolean()).isTrue();
-    assertThat(suggested.path("created_by").asText()).isEqualTo("agent:" + task);
-    Event created = events.find("the suggested task's creation", Duration.ofSeconds(5),
+    assertThat(suggested.path("created_by").asText()).isEqualTo("agent:" + hub.task());
+    Event created = hub.events().find("the suggested task's creation", Duration.ofSeconds(5),
         e -> e.type().equals("task.created") && Long.valueOf(suggested.path("id").asLong()).equals(e.taskId()));
-    assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.Actor.agent(task));
+    assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.Actor.agent(hub.task()));
     List<JsonNode> results = new ArrayList<>();
-    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> {
+    hub.transcript().forEach(entry -> {
       if (entry.path("type").asText().equals("turn.tool_result")) {
         results.add(entry.path("data"));
       }

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.testing.BackgroundTurn;
 import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.Json;
@@ -39,7 +40,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -308,43 +308,27 @@ class OpenAiDriverTest {
   }
 
   @Test
-  void stoppingDuringAStreamEndsTheTurnPromptly() {
+  void stoppingDuringAStreamEndsTheTurnPromptly() throws Exception {
     server.enqueue(FakeModelServer.stall("data: " + textChunk("Hel") + "\n\n"));
-    AtomicReference<Throwable> ended = new AtomicReference<>();
-    Thread turn = Thread.ofVirtual().start(() -> {
-      try {
-        run("hi");
-      } catch (Throwable e) {
-        ended.set(e);
-      }
-    });
+    BackgroundTurn turn = BackgroundTurn.start(driver(), request("hi"), context);
     Waits.until("the first delta", Duration.ofSeconds(10), () -> !context.events(TurnEvent.TextDelta.class).isEmpty());
 
     context.stop();
 
-    Waits.until("the turn to end", Duration.ofSeconds(10), () -> !turn.isAlive());
-    assertThat(ended.get()).isInstanceOf(TurnStoppedException.class);
+    assertThat(turn.outcome(Duration.ofSeconds(10))).isInstanceOf(TurnStoppedException.class);
     assertThat(context.events(TurnEvent.Error.class)).isEmpty();
   }
 
   @Test
-  void stoppingDuringACommandKillsIt() {
+  void stoppingDuringACommandKillsIt() throws Exception {
     context.answer(PermissionVerdict.allow("ok"));
     server.enqueue(streamToolCall("c1", "run_command", "{\"command\": \"echo started; sleep 300\"}"));
-    AtomicReference<Throwable> ended = new AtomicReference<>();
-    Thread turn = Thread.ofVirtual().start(() -> {
-      try {
-        run("hi");
-      } catch (Throwable e) {
-        ended.set(e);
-      }
-    });
+    BackgroundTurn turn = BackgroundTurn.start(driver(), request("hi"), context);
     Waits.until("the command to start", Duration.ofSeconds(10), () -> !context.events(TurnEvent.ToolOutputDelta.class).isEmpty());
 
     context.stop();
 
-    Waits.until("the turn to end", Duration.ofSeconds(10), () -> !turn.isAlive());
-    assertThat(ended.get()).isInstanceOf(TurnStoppedException.class);
+    assertThat(turn.outcome(Duration.ofSeconds(10))).isInstanceOf(TurnStoppedException.class);
     // LeakCheck asserts that the sleep is gone.
   }
 

@@ -7,17 +7,14 @@ import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.testing.EventRecorder;
-import dev.roundhouse.hub.testing.HttpTestClient;
-import dev.roundhouse.hub.testing.TestHub;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -35,11 +32,7 @@ class OpenAiHubTest {
   @TempDir Path driverHome;
   final FakeModelServer server = FakeModelServer.start();
   final RecordingSleeper sleeper = new RecordingSleeper();
-  TestHub hub;
-  HttpTestClient http;
-  EventRecorder events;
-  Path project;
-  long task;
+  DriverHub hub;
 
   @BeforeEach
   void setUp() {
@@ -47,45 +40,33 @@ class OpenAiHubTest {
         Map.of("ROUNDHOUSE_OPENAI_BASE_URL", server.baseUrl(), "ROUNDHOUSE_OPENAI_API_KEY", KEY, "ROUNDHOUSE_OPENAI_MODEL", "test-model"),
         driverHome,
         new OpenAiDriver.Tuning(sleeper, () -> 0L, Clock.systemUTC(), RetryPolicy.DEFAULT, 50, Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5), warning -> {}));
-    hub = TestHub.withDrivers(config -> config, List.of(driver));
-    http = hub.http();
-    events = new EventRecorder(hub.hub());
-    project = Path.of(hub.folder("web"));
-    http.op("project_create", map("name", "web", "path", project.toString(), "default_agent", "openai"));
-    task = http.op("task_create", map("project", "web", "title", "Say hello", "description", "Write hello.txt")).get("id").asLong();
+    hub = DriverHub.of(driver).start();
   }
 
   @AfterEach
   void tearDown() {
-    events.close();
     hub.close();
     server.close();
-  }
-
-  private List<String> transcriptTypes() {
-    List<String> types = new ArrayList<>();
-    http.op("task_transcript", map("task", task)).get("entries").forEach(entry -> types.add(entry.get("type").asText()));
-    return types;
   }
 
   @Test
   void aTurnWritesAFileAfterTheUserAllowsIt() throws IOException {
     server.enqueue(streamToolCall("call_1", "write_file", "{\"path\": \"hello.txt\", \"content\": \"hello\\n\"}"), streamText("I wrote ", "hello.txt."));
 
-    http.op("turn_start", map("task", task, "message", "please write hello.txt", "driver", "openai"));
-    Event requested = events.await("turn.permission_requested", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "please write hello.txt", "driver", "openai"));
+    Event requested = hub.await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("write_file");
     assertThat(requested.data().get("description").asText()).isEqualTo("Create hello.txt (1 lines)");
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
-    assertThat(Files.readString(project.resolve("hello.txt"))).isEqualTo("hello\n");
-    assertThat(transcriptTypes()).containsExactly(
+    assertThat(Files.readString(hub.project().resolve("hello.txt"))).isEqualTo("hello\n");
+    assertThat(hub.transcriptTypes()).containsExactly(
         "turn.started", "turn.user_message", "turn.session", "turn.usage", "turn.tool_call", "decision.opened",
         "turn.permission_requested", "decision.answered", "turn.tool_result", "turn.message", "turn.usage", "turn.result",
         "turn.ended");
-    JsonNode entries = http.op("task_transcript", map("task", task)).get("entries");
+    JsonNode entries = hub.transcript();
     assertThat(entries.get(8).at("/data/output").asText()).isEqualTo("created hello.txt: 1 lines, 6 bytes");
     assertThat(entries.get(9).at("/data/text").asText()).isEqualTo("I wrote hello.txt.");
     assertThat(entries.get(11).at("/data/stop_reason").asText()).isEqualTo("stop");
@@ -98,28 +79,28 @@ class OpenAiHubTest {
   void aDeniedToolIsRecordedOnceAndTheModelIsTold() {
     server.enqueue(streamToolCall("call_1", "run_command", "{\"command\": \"rm -rf /\"}"), streamText("Understood, I will not."));
 
-    http.op("turn_start", map("task", task, "message", "clean up", "driver", "openai"));
-    Event requested = events.await("turn.permission_requested", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "clean up", "driver", "openai"));
+    Event requested = hub.await("turn.permission_requested");
     assertThat(requested.data().get("command").asText()).isEqualTo("rm -rf /");
-    http.op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "deny", "message", "never"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "deny", "message", "never"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
-    assertThat(transcriptTypes()).filteredOn("turn.permission_denied"::equals).hasSize(1);
+    assertThat(hub.transcriptTypes()).filteredOn("turn.permission_denied"::equals).hasSize(1);
     assertThat(server.request(1).json().at("/messages/3/content").asText()).startsWith("permission to use run_command was denied: denied by ");
   }
 
   @Test
   void hubOperationsAreToolsTheModelCanCall() {
-    server.enqueue(streamToolCall("call_1", "get_task", "{\"task\": " + task + "}"), streamText("The task is about hello."));
+    server.enqueue(streamToolCall("call_1", "get_task", "{\"task\": " + hub.task() + "}"), streamText("The task is about hello."));
 
-    http.op("turn_start", map("task", task, "message", "what is this task?", "driver", "openai"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "what is this task?", "driver", "openai"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
     List<String> offered = server.request(0).json().path("tools").findValuesAsText("name");
     assertThat(offered).contains("read_file", "run_command", "get_task", "list_tasks");
-    JsonNode result = http.op("task_transcript", map("task", task)).get("entries").findValues("output").get(0);
+    JsonNode result = hub.transcript().findValues("output").get(0);
     assertThat(result.asText()).contains("\"title\":\"Say hello\"");
   }
 
@@ -127,12 +108,12 @@ class OpenAiHubTest {
   void anEndpointFailureFailsTheTurnWithOneError() throws IOException {
     server.enqueue(status(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}"));
 
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "openai"));
-    Event ended = events.await("turn.ended", task);
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "openai"));
+    Event ended = hub.await("turn.ended");
 
     assertThat(ended.data().get("status").asText()).isEqualTo("failed");
-    assertThat(transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
-    JsonNode error = http.op("task_transcript", map("task", task)).get("entries").findParents("message").get(0);
+    assertThat(hub.transcriptTypes()).filteredOn("turn.error"::equals).hasSize(1);
+    JsonNode error = hub.transcript().findParents("message").get(0);
     assertThat(error.get("message").asText()).endsWith("answered 401: Incorrect API key provided: [redacted]");
     assertKeyIsNotInTheHome();
   }
@@ -140,21 +121,21 @@ class OpenAiHubTest {
   @Test
   void turnStopEndsAStalledStreamPromptly() {
     server.enqueue(FakeModelServer.stall("data: " + FakeModelServer.textChunk("Hel") + "\n\n"));
-    http.op("turn_start", map("task", task, "message", "hi", "driver", "openai"));
+    hub.http().op("turn_start", map("task", hub.task(), "message", "hi", "driver", "openai"));
     server.awaitRequest(0, Duration.ofSeconds(10));
 
     long started = System.nanoTime();
-    JsonNode stopped = http.op("turn_stop", map("task", task));
+    JsonNode stopped = hub.http().op("turn_stop", map("task", hub.task()));
 
     assertThat(stopped.at("/turn/status").asText()).isEqualTo("stopped");
     // The runner waits up to 10 s for a driver to wind down; this one does at once.
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
-    assertThat(transcriptTypes()).doesNotContain("turn.error");
+    assertThat(hub.transcriptTypes()).doesNotContain("turn.error");
   }
 
   /** Neither the database (with its WAL) nor any other file in the hub's home holds the key. */
   private void assertKeyIsNotInTheHome() throws IOException {
-    try (Stream<Path> files = Files.walk(hub.home())) {
+    try (Stream<Path> files = Files.walk(hub.hub().home())) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as(file.toString()).doesNotContain(KEY);
       }
