@@ -38,60 +38,62 @@ class McpStdioRestartTest {
 
   @Test
   void followsAHubRestartedOnAnotherPortAndKeepsTheSubscription() throws Exception {
-    RoundhouseProcess first = RoundhouseProcess.start(home, "serve", "--port", "0");
-    try (first; Relay relay = Relay.start(home, "--no-start")) {
-      int firstPort = port(first);
-      relay.initialize();
-      long task = relay.createTask("Follow the hub");
-      String uri = "roundhouse://tasks/" + task;
-      relay.call("resources/subscribe", "{\"uri\":\"" + uri + "\"}");
+    try (RoundhouseProcess first = RoundhouseProcess.start(home, "serve", "--port", "0")) {
+      int firstPort = port(first); // the hub listens before the relay starts: --no-start would exit 3 otherwise
+      try (Relay relay = Relay.start(home, "--no-start")) {
+        relay.initialize();
+        long task = relay.createTask("Follow the hub");
+        String uri = "roundhouse://tasks/" + task;
+        relay.call("resources/subscribe", "{\"uri\":\"" + uri + "\"}");
 
-      first.terminate();
-      assertThat(first.awaitExit(TIMEOUT)).isZero();
-      int secondPort = freePortOtherThan(firstPort);
-      try (RoundhouseProcess second = RoundhouseProcess.start(home, "serve", "--port", Integer.toString(secondPort))) {
-        assertThat(port(second)).isEqualTo(secondPort);
-        // Edits made by another client on the new hub reach the relay's client with no request of its own:
-        // its listening stream found the hub, renewed the session and replayed the subscription.
-        JsonNode updated = null;
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        for (int edit = 1; updated == null && System.nanoTime() < deadline; edit++) {
-          CliTestSupport.ok(CliTestSupport.context(home, home), "task", "update", Long.toString(task), "--description", "edit " + edit);
-          updated = relay.poll(m -> m.path("method").asText().equals("notifications/resources/updated"), Duration.ofSeconds(2));
+        first.terminate();
+        assertThat(first.awaitExit(TIMEOUT)).isZero();
+        int secondPort = freePortOtherThan(firstPort);
+        try (RoundhouseProcess second = RoundhouseProcess.start(home, "serve", "--port", Integer.toString(secondPort))) {
+          assertThat(port(second)).isEqualTo(secondPort);
+          // Edits made by another client on the new hub reach the relay's client with no request of its own:
+          // its listening stream found the hub, renewed the session and replayed the subscription.
+          JsonNode updated = null;
+          long deadline = System.nanoTime() + TIMEOUT.toNanos();
+          for (int edit = 1; updated == null && System.nanoTime() < deadline; edit++) {
+            CliTestSupport.ok(CliTestSupport.context(home, home), "task", "update", Long.toString(task), "--description", "edit " + edit);
+            updated = relay.poll(m -> m.path("method").asText().equals("notifications/resources/updated"), Duration.ofSeconds(2));
+          }
+          assertThat(updated).as("resources/updated from the hub on port %s; relay stderr:\n%s", secondPort, relay.err()).isNotNull();
+          assertThat(updated.path("params").path("uri").asText()).isEqualTo(uri);
+
+          JsonNode answer = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
+          assertThat(answer.path("result").path("structuredContent").path("title").asText()).as(answer.toString()).isEqualTo("Follow the hub");
+          assertThat(relay.err()).contains("the hub moved from http://127.0.0.1:" + firstPort + "/mcp to http://127.0.0.1:" + secondPort + "/mcp");
+
+          second.terminate();
+          assertThat(second.awaitExit(TIMEOUT)).isZero();
         }
-        assertThat(updated).as("resources/updated from the hub on port %s; relay stderr:\n%s", secondPort, relay.err()).isNotNull();
-        assertThat(updated.path("params").path("uri").asText()).isEqualTo(uri);
-
-        JsonNode answer = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
-        assertThat(answer.path("result").path("structuredContent").path("title").asText()).as(answer.toString()).isEqualTo("Follow the hub");
-        assertThat(relay.err()).contains("the hub moved from http://127.0.0.1:" + firstPort + "/mcp to http://127.0.0.1:" + secondPort + "/mcp");
-
-        second.terminate();
-        assertThat(second.awaitExit(TIMEOUT)).isZero();
+        // --no-start: with no hub at all the client gets an error naming the cause, and the relay keeps serving.
+        JsonNode refused = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
+        assertThat(refused.path("error").path("message").asText()).as(refused.toString()).contains("no hub is running for " + home);
+        assertThat(relay.closeStdinAndAwaitExit()).isZero();
       }
-      // --no-start: with no hub at all the client gets an error naming the cause, and the relay keeps serving.
-      JsonNode refused = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
-      assertThat(refused.path("error").path("message").asText()).as(refused.toString()).contains("no hub is running for " + home);
-      assertThat(relay.closeStdinAndAwaitExit()).isZero();
     }
   }
 
   @Test
   void requestAfterTheHubStoppedStartsOneInTheBackgroundAndIsAnswered() throws Exception {
-    RoundhouseProcess first = RoundhouseProcess.start(home, "serve", "--port", "0");
     Path lock = home.resolve("hub.lock");
-    try (first; Relay relay = Relay.start(home)) {
-      port(first);
-      relay.initialize();
-      long task = relay.createTask("Start a hub for me");
-      first.terminate();
-      assertThat(first.awaitExit(TIMEOUT)).isZero();
+    try (RoundhouseProcess first = RoundhouseProcess.start(home, "serve", "--port", "0")) {
+      port(first); // the hub listens before the relay starts, so the relay does not start one of its own
+      try (Relay relay = Relay.start(home)) {
+        relay.initialize();
+        long task = relay.createTask("Start a hub for me");
+        first.terminate();
+        assertThat(first.awaitExit(TIMEOUT)).isZero();
 
-      JsonNode answer = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
-      assertThat(answer.path("result").path("structuredContent").path("title").asText()).as(answer.toString()).isEqualTo("Start a hub for me");
-      assertThat(relay.err()).contains("started one in the background");
-      assertThat(HomeLock.isHeld(lock)).isTrue();
-      assertThat(relay.closeStdinAndAwaitExit()).isZero();
+        JsonNode answer = relay.call("tools/call", "{\"name\":\"task_get\",\"arguments\":{\"task\":" + task + "}}");
+        assertThat(answer.path("result").path("structuredContent").path("title").asText()).as(answer.toString()).isEqualTo("Start a hub for me");
+        assertThat(relay.err()).contains("started one in the background");
+        assertThat(HomeLock.isHeld(lock)).isTrue();
+        assertThat(relay.closeStdinAndAwaitExit()).isZero();
+      }
     } finally {
       HomeLock.readHolder(lock).map(holder -> holder.path("pid").asLong()).flatMap(ProcessHandle::of).ifPresent(daemon -> {
         daemon.destroy();
