@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Finds the running hub for a stdio face ({@code mcp}, {@code lsp}, {@code acp}), starting one in the
  * background when none runs: {@code roundhouse serve} detached in its own session, logging to {@code
- * $ROUNDHOUSE_HOME/hub.log}, and waits (with a deadline) for it to publish its URL. The started hub keeps
+ * $ROUNDHOUSE_HOME/hub.log}, and waits (with a deadline) for it to publish its URL. A hub that holds the
+ * home but has not published its URL yet (one starting up) is waited for the same way. The started hub keeps
  * running after the face exits, so turns outlive the editor. Stateless.
  */
 final class BackgroundHub {
@@ -24,7 +25,7 @@ final class BackgroundHub {
   private BackgroundHub() {}
 
   /**
-   * The running hub, or one started now.
+   * The running hub (waiting for one still starting to publish its URL), or one started now.
    *
    * @param noStart fail (exit 3) instead of starting one
    */
@@ -32,6 +33,9 @@ final class BackgroundHub {
     try {
       return HubEndpoint.locate(context);
     } catch (CliFailure e) {
+      if ("hub_starting".equals(e.code())) {
+        return awaitUrl(context, null);
+      }
       if (noStart || context.variable(HubEndpoint.URL_VARIABLE).isPresent() || !"hub_not_running".equals(e.code())) {
         throw e;
       }
@@ -70,14 +74,29 @@ final class BackgroundHub {
     err.println("roundhouse " + command + ": no hub was running for " + config.home() + "; started one in the background (pid "
         + process.pid() + ", log " + log + ")");
     err.flush();
+    return awaitUrl(context, process);
+  }
+
+  /**
+   * Waits for the hub holding the home's lock to publish its URL, up to {@link #START_DEADLINE}.
+   *
+   * @param started the hub started here, or null when waiting for one started elsewhere
+   */
+  private static HubEndpoint awaitUrl(Context context, Process started) {
+    HubConfig config = context.hubConfig();
+    Path log = config.home().resolve("hub.log");
     long deadline = System.nanoTime() + START_DEADLINE.toNanos();
     while (System.nanoTime() < deadline) {
-      if (HomeLock.isHeld(config.lockFile()) && HomeLock.readHolder(config.lockFile()).map(h -> h.path("url").isTextual()).orElse(false)) {
+      boolean held = HomeLock.isHeld(config.lockFile());
+      if (held && HomeLock.readHolder(config.lockFile()).map(h -> h.path("url").isTextual()).orElse(false)) {
         return HubEndpoint.locate(context);
       }
-      if (!process.isAlive() && process.exitValue() != ExitCode.HOME_LOCKED.status()) {
+      if (started == null && !held) {
+        throw HubEndpoint.notRunning(config.home()); // the hub that was starting is gone
+      }
+      if (started != null && !started.isAlive() && started.exitValue() != ExitCode.HOME_LOCKED.status()) {
         throw new CliFailure(ExitCode.NO_HUB, "hub_not_started",
-            "the hub started for " + config.home() + " exited with status " + process.exitValue() + "; see " + log);
+            "the hub started for " + config.home() + " exited with status " + started.exitValue() + "; see " + log);
       }
       try {
         Thread.sleep(100);
@@ -87,6 +106,7 @@ final class BackgroundHub {
       }
     }
     throw new CliFailure(ExitCode.NO_HUB, "hub_not_started",
-        "the hub started for " + config.home() + " did not publish its URL within " + START_DEADLINE.toSeconds() + " s; see " + log);
+        "the hub " + (started == null ? "starting" : "started") + " for " + config.home() + " did not publish its URL within "
+            + START_DEADLINE.toSeconds() + " s; see " + log);
   }
 }

@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.mcpserver.HubLocator;
 import dev.roundhouse.mcpserver.McpServers;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Spec;
  * endpoint ({@code /mcp}, with {@code $ROUNDHOUSE_HOME/mcp-token}) and relays every JSON-RPC line both ways
  * until stdin closes. When no hub runs for the home it starts one in the background ({@code roundhouse
  * serve}, detached, logging to {@code $ROUNDHOUSE_HOME/hub.log}) and waits for it to publish its URL, unless
- * {@code --no-start}. stdout carries JSON-RPC only; messages go to stderr.
+ * {@code --no-start}. When the hub stops answering (it restarted, perhaps on another port), the relay finds
+ * it again the same way, starting one only for a request the client waits on. stdout carries JSON-RPC only;
+ * messages go to stderr.
  *
  * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
  */
@@ -38,6 +41,7 @@ final class McpCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     HubEndpoint endpoint = BackgroundHub.locateOrStart(context, err, "mcp", noStart);
-    return McpServers.bridgeStdio(endpoint.url(), endpoint.home(), context.stdin(), spec.commandLine().getOut());
+    HubLocator locator = mayStart -> BackgroundHub.locateOrStart(context, err, "mcp", noStart || !mayStart).url();
+    return McpServers.bridgeStdio(endpoint.url(), locator, endpoint.home(), context.stdin(), spec.commandLine().getOut());
   }
 }

@@ -32,9 +32,11 @@ public final class McpServers {
   /**
    * MCP over stdio for the hub at {@code hubUrl} (its base URL) whose home is {@code home}: relays each
    * JSON-RPC line of {@code in} to the hub's {@link #PATH} with the MCP token in {@link #tokenFile}, and
-   * writes each message back as one line on {@code out}, until {@code in} ends. Returns the exit status (0).
+   * writes each message back as one line on {@code out}, until {@code in} ends. When the hub stops answering
+   * there (a refused connection, or a 404 for the relay's session), {@code locator} says where it is now and
+   * the relay renews its session there. Returns the exit status (0).
    */
-  public static int bridgeStdio(String hubUrl, Path home, java.io.InputStream in, java.io.Writer out) {
+  public static int bridgeStdio(String hubUrl, HubLocator locator, Path home, java.io.InputStream in, java.io.Writer out) {
     Path token = tokenFile(home);
     java.util.function.Supplier<String> read = () -> {
       try {
@@ -43,7 +45,7 @@ public final class McpServers {
         return "";
       }
     };
-    return new StdioBridge(java.net.URI.create(hubUrl.replaceAll("/+$", "") + PATH), read, out).run(in);
+    return new StdioBridge(hubUrl, locator, read, out).run(in);
   }
 
   /** The MCP endpoint's own bearer token: {@code $ROUNDHOUSE_HOME/mcp-token}, not the local API token. */

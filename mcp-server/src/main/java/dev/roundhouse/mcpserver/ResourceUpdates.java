@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows the hub's event stream on one virtual thread and tells the MCP server which resources an event
  * touched; the SDK sends {@code notifications/resources/updated} to the sessions subscribed to each URI.
- * {@code task.*} touches the task and its project's board (by id and by name), {@code project.*} the
+ * {@code task.*} touches the task and its project's board (by id and by name), and the board of the
+ * project it left when it changed projects (a {@code project_id} change in a {@code task.updated}: a move,
+ * or the revert of one); {@code project.*} the
  * project's board and the project list, {@code turn.*} the task's transcript, {@code decision.*} the
  * pending decisions and the task's transcript. Transient events (text deltas) touch nothing: the durable
  * event that sums them up does. Events that arrive together are coalesced, so each URI is notified once per
@@ -111,6 +113,7 @@ final class ResourceUpdates implements AutoCloseable {
           touched.add(HubResources.transcript(event.taskId()));
         }
         boards(event.projectId(), touched);
+        boards(projectLeft(event), touched);
       }
       case "project" -> {
         touched.add(HubResources.PROJECTS);
@@ -129,6 +132,19 @@ final class ResourceUpdates implements AutoCloseable {
       }
       default -> {}
     }
+  }
+
+  /** The project a task moved away from, when {@code event} records such a change (a move, or a reverted one). */
+  private static Long projectLeft(Event event) {
+    if (event.data() == null) {
+      return null;
+    }
+    for (var change : event.data().path("changes")) {
+      if (change.path("field").asText().equals("project_id") && change.path("before").canConvertToLong()) {
+        return change.path("before").asLong();
+      }
+    }
+    return null;
   }
 
   private void boards(Long projectId, Set<String> touched) {

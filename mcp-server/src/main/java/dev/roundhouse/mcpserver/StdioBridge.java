@@ -9,15 +9,21 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -35,11 +41,17 @@ import org.slf4j.LoggerFactory;
  * <p><b>Sessions the hub forgot.</b> A restarted hub knows no session, and the hub closes a session idle for 30
  * minutes with no stream open (the relay's GET stream can be down when the sweep runs: it reconnects after a
  * drop); either way it answers 404. The relay then starts a new session on the client's behalf, replaying
- * what the client told the old one (its {@code initialize} request, with an id of the relay's own, and
- * {@code notifications/initialized}; its {@code logging/setLevel} and {@code resources/subscribe} requests),
- * swallows the answers to those replays, and sends the request that got the 404 once more, so the client
- * never notices. Concurrent requests that hit the same 404 wait for that one new session (a single flight, no
- * lock held during I/O). The GET stream does the same when the hub refuses it with 404.
+ * what the client told the old one ({@link ClientReplay}), swallows the answers to those replays, and sends
+ * the request that got the 404 once more, so the client never notices. Concurrent requests that hit the same
+ * 404 wait for that one new session (a single flight, no lock held during I/O). The GET stream does the same
+ * when the hub refuses it with 404.
+ *
+ * <p><b>A hub that moved.</b> A hub restarted on another port leaves the relay's URL refusing connections.
+ * A request whose connection is refused, and every renewal, first asks the {@link HubLocator} where the hub
+ * is now (it may start one); the request is then sent once more, through a new session. Only a refused
+ * connection is retried: the request never reached a hub, so nothing runs twice. The GET stream, which
+ * nobody waits on, asks the locator not to start a hub: it follows a hub that runs, and otherwise retries
+ * every second.
  *
  * <p>Thread-safe for its one {@link #run}: requests are relayed on virtual threads; lines are written to
  * stdout one at a time under a lock, which is held only for the write.
@@ -47,34 +59,40 @@ import org.slf4j.LoggerFactory;
 final class StdioBridge {
   private static final Logger log = LoggerFactory.getLogger(StdioBridge.class);
   private static final String SESSION = "Mcp-Session-Id";
+  private static final Duration REPLAY_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration RELISTEN_AFTER = Duration.ofSeconds(1);
 
-  private final URI endpoint;
+  private final HubLocator locator;
   private final Supplier<String> token;
   private final Writer out;
   private final HttpClient http;
   private final ReentrantLock writeLock = new ReentrantLock();
-  private static final Duration REPLAY_TIMEOUT = Duration.ofSeconds(30);
+  private final ClientReplay replay = new ClientReplay();
+  private final AtomicBoolean listening = new AtomicBoolean();
+  private final AtomicReference<Recovery> recovery = new AtomicReference<>();
 
+  private volatile URI endpoint;
   private volatile String session;
   private volatile String protocolVersion;
   private volatile Thread listener;
-  private final java.util.concurrent.atomic.AtomicBoolean listening = new java.util.concurrent.atomic.AtomicBoolean();
-  /** What the client told the session, replayed into a new one: its initialize, initialized, level, subscriptions. */
-  private volatile ObjectNode initialize;
-  private volatile String initialized;
-  private volatile ObjectNode logLevel;
-  private final java.util.Set<String> subscriptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private final java.util.concurrent.atomic.AtomicReference<Recovery> recovery = new java.util.concurrent.atomic.AtomicReference<>();
-  private final java.util.concurrent.atomic.AtomicLong replays = new java.util.concurrent.atomic.AtomicLong();
 
   /** A new session being started in place of {@code stale}; {@code next} completes with its id. */
-  private record Recovery(String stale, java.util.concurrent.CompletableFuture<String> next) {}
+  private record Recovery(String stale, CompletableFuture<String> next) {}
 
-  StdioBridge(URI endpoint, Supplier<String> token, Writer out) {
-    this.endpoint = endpoint;
+  /**
+   * @param baseUrl the hub's base URL now
+   * @param locator where the hub is when {@code baseUrl} stops answering
+   */
+  StdioBridge(String baseUrl, HubLocator locator, Supplier<String> token, Writer out) {
+    this.endpoint = endpointOf(baseUrl);
+    this.locator = locator;
     this.token = token;
     this.out = out;
     this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+  }
+
+  private static URI endpointOf(String baseUrl) {
+    return URI.create(baseUrl.replaceAll("/+$", "") + McpServers.PATH);
   }
 
   /** Relays until {@code in} ends; returns 0. */
@@ -116,9 +134,9 @@ final class StdioBridge {
     boolean request = message.hasNonNull("method") && id != null;
     String method = message.path("method").asText("");
     try {
-      remember(method, message, line);
+      replay.record(method, message, line);
       String used = session;
-      HttpResponse<InputStream> response = http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> response = postFollowingTheHub(line, used);
       if (response.statusCode() == 404 && used != null && !method.equals("initialize")) {
         response.body().close();
         renew(used);
@@ -160,66 +178,99 @@ final class StdioBridge {
     }
   }
 
-  /** Keeps what a new session must be told to stand in for this one. */
-  private void remember(String method, JsonNode message, String line) {
-    switch (method) {
-      case "initialize" -> initialize = (ObjectNode) message.deepCopy();
-      case "notifications/initialized" -> initialized = line;
-      case "logging/setLevel" -> logLevel = (ObjectNode) message.deepCopy();
-      case "resources/subscribe" -> subscriptions.add(message.path("params").path("uri").asText());
-      case "resources/unsubscribe" -> subscriptions.remove(message.path("params").path("uri").asText());
-      default -> {
-        // nothing to replay
+  /**
+   * POSTs {@code line}; when no hub accepts the connection, finds the hub again (it may have restarted on
+   * another port, or be started now), renews the session {@code used} there, and POSTs once more.
+   */
+  private HttpResponse<InputStream> postFollowingTheHub(String line, String used) throws IOException, InterruptedException {
+    try {
+      return http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      if (!refused(e)) {
+        throw e; // it may have reached the hub: never sent twice
       }
+      log.info("the hub at {} refuses connections ({}); locating it again", endpoint, e.toString());
+      if (used == null) {
+        relocate(true);
+      } else {
+        renew(used);
+      }
+      return http.send(post(line).build(), HttpResponse.BodyHandlers.ofInputStream());
+    }
+  }
+
+  private static boolean refused(IOException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Points the relay at wherever the locator says the hub is now. */
+  private void relocate(boolean mayStart) throws IOException {
+    URI found;
+    try {
+      found = endpointOf(locator.baseUrl(mayStart));
+    } catch (RuntimeException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    URI before = endpoint;
+    if (!found.equals(before)) {
+      log.info("the hub moved from {} to {}; relaying there", before, found);
+      endpoint = found;
     }
   }
 
   /**
-   * Replaces the session {@code stale}, which the hub answered 404 for, with a new one, unless another thread
-   * already did or is doing it (then waits for that one). Returns the session to use now.
+   * Replaces the session {@code stale}, which the hub answered 404 for or which no hub answers for any more,
+   * with a new one on the hub where it is now, unless another thread already did or is doing it (then waits
+   * for that one). A renewal that failed is tried again by the next caller. Returns the session to use now.
    */
-  String renew(String stale) throws IOException, InterruptedException {
+  private String renew(String stale) throws IOException, InterruptedException {
     while (true) {
       Recovery current = recovery.get();
-      if (current != null && current.stale().equals(stale)) {
+      if (current != null && current.stale().equals(stale) && !current.next().isCompletedExceptionally()) {
         return await(current.next());
       }
       String now = session;
       if (now != null && !now.equals(stale)) {
         return now; // replaced already
       }
-      Recovery mine = new Recovery(stale, new java.util.concurrent.CompletableFuture<>());
+      Recovery mine = new Recovery(stale, new CompletableFuture<>());
       if (recovery.compareAndSet(current, mine)) {
         try {
           mine.next().complete(reinitialize(stale));
         } catch (IOException | RuntimeException e) {
           mine.next().completeExceptionally(e);
+        } catch (InterruptedException e) {
+          mine.next().completeExceptionally(new IOException("the relay was interrupted while renewing session " + stale));
+          throw e;
         }
         return await(mine.next());
       }
     }
   }
 
-  private static String await(java.util.concurrent.CompletableFuture<String> next) throws IOException, InterruptedException {
+  private static String await(CompletableFuture<String> next) throws IOException, InterruptedException {
     try {
       return next.get();
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause().getMessage(), e.getCause());
     }
   }
 
   /** Starts a new session with the client's own initialize, and replays into it what the client told the old one. */
   private String reinitialize(String stale) throws IOException, InterruptedException {
-    ObjectNode hello = initialize;
-    if (hello == null) {
-      throw new IOException("the hub does not know session " + stale + " and the client never initialized one");
-    }
-    ObjectNode again = hello.deepCopy().put("id", "roundhouse-relay-" + replays.incrementAndGet());
+    String hello = replay.initialize().orElseThrow(
+        () -> new IOException("the hub does not know session " + stale + " and the client never initialized one"));
+    relocate(true);
     // Without a session header, and without touching `session`: requests sent meanwhile still name the stale
-    // session, get 404, and wait for this renewal in renew().
+    // session, get 404 (or a refused connection), and wait for this renewal in renew().
     HttpRequest start = HttpRequest.newBuilder(endpoint).header("Authorization", "Bearer " + token.get())
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-        .timeout(REPLAY_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString(Json.write(again), StandardCharsets.UTF_8)).build();
+        .timeout(REPLAY_TIMEOUT).POST(HttpRequest.BodyPublishers.ofString(hello, StandardCharsets.UTF_8)).build();
     HttpResponse<InputStream> answer = http.send(start, HttpResponse.BodyHandlers.ofInputStream());
     try (InputStream body = answer.body()) {
       body.readAllBytes(); // the client's answer to initialize came long ago; this one is the relay's
@@ -229,20 +280,11 @@ final class StdioBridge {
       throw new IOException("the hub forgot session " + stale + " and refused a new one (HTTP " + answer.statusCode() + ")");
     }
     session = fresh;
-    if (initialized != null) {
-      replay(initialized);
+    for (String line : replay.afterInitialize()) {
+      replay(line);
     }
-    ObjectNode level = logLevel;
-    if (level != null) {
-      replay(Json.write(level.deepCopy().put("id", "roundhouse-relay-" + replays.incrementAndGet())));
-    }
-    for (String uri : subscriptions) {
-      ObjectNode subscribe = Json.mapper().createObjectNode().put("jsonrpc", "2.0")
-          .put("id", "roundhouse-relay-" + replays.incrementAndGet()).put("method", "resources/subscribe");
-      subscribe.putObject("params").put("uri", uri);
-      replay(Json.write(subscribe));
-    }
-    log.info("the hub no longer knows MCP session {} (it expired, or the hub restarted): relaying to a new session {}", stale, fresh);
+    log.info("the hub at {} does not know MCP session {} (it expired, or the hub restarted): relaying to a new session {}",
+        endpoint, stale, fresh);
     return fresh;
   }
 
@@ -307,7 +349,7 @@ final class StdioBridge {
    * drops, and on a 404 the session is renewed first.
    */
   private void listen() throws InterruptedException {
-    java.util.concurrent.CountDownLatch open = new java.util.concurrent.CountDownLatch(1);
+    CountDownLatch open = new CountDownLatch(1);
     if (session == null || !listening.compareAndSet(false, true)) {
       return;
     }
@@ -315,7 +357,7 @@ final class StdioBridge {
     open.await(10, TimeUnit.SECONDS);
   }
 
-  private void listenUntilInterrupted(java.util.concurrent.CountDownLatch open) {
+  private void listenUntilInterrupted(CountDownLatch open) {
     while (!Thread.currentThread().isInterrupted()) {
       String used = session;
       try {
@@ -338,14 +380,36 @@ final class StdioBridge {
       } catch (IOException e) {
         open.countDown();
         log.debug("listening stream ended: {}", e.toString());
+        if (refused(e) && used != null && followRunningHub(used)) {
+          continue;
+        }
         try {
-          Thread.sleep(1000); // back off before reopening
+          Thread.sleep(RELISTEN_AFTER); // back off before reopening
         } catch (InterruptedException interrupted) {
           return;
         }
       } catch (InterruptedException e) {
         return;
       }
+    }
+  }
+
+  /**
+   * For the listening stream, whose connection was refused: when a hub runs (the locator starts none), renews
+   * the session {@code used} on it and returns true, so the subscriptions resume without waiting for the
+   * client's next request.
+   */
+  private boolean followRunningHub(String used) {
+    try {
+      locator.baseUrl(false);
+      renew(used);
+      return true;
+    } catch (RuntimeException | IOException e) {
+      log.debug("no hub to follow yet: {}", e.getMessage());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the relay is closing: the back-off sleep ends the loop at once
+      return false;
     }
   }
 

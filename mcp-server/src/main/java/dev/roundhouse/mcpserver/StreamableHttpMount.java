@@ -121,9 +121,13 @@ final class StreamableHttpMount implements HttpMount {
             .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
             .addFilter(filter("tool-call-routing", new ToolCallRouting(
                 name -> hub.operations().describe(name).isPresent() || options.extraTool(name), hub.config().maxBodyBytes())))
+            .addFilter(filter("plain-reconnect", new PlainReconnectFilter()))
+            .addFilter(filter("coalescing", new CoalescingFilter()))
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
-            .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST);
+            .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("plain-reconnect", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("coalescing", "/*", DispatcherType.REQUEST);
     DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
     deployment.deploy();
     try {

@@ -114,4 +114,22 @@ class McpResourcesTest {
       assertThat(updated.poll(300, TimeUnit.MILLISECONDS)).as("only subscribed URIs, once each").isNull();
     }
   }
+
+  @Test
+  void movedTaskUpdatesTheBoardItLeftAndTheBoardItJoined() throws Exception {
+    hub.hub().operations().invoke("project_create", Actor.USER, Json.tree(Map.of("name", "api", "path", hub.folder("api"))));
+    BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+    try (McpSyncClient client = McpClients.connect(hub.server().url(), mcpToken, "mover", updated::add)) {
+      client.subscribeResource(new McpSchema.SubscribeRequest("roundhouse://projects/web/board"));
+      client.subscribeResource(new McpSchema.SubscribeRequest("roundhouse://projects/api/board"));
+      McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder("task_move")
+          .arguments(Map.of("tasks", List.of(taskId), "project", "api")).build());
+      assertThat(result.isError()).as(result.toString()).isFalse();
+      String first = updated.poll(10, TimeUnit.SECONDS);
+      String second = updated.poll(10, TimeUnit.SECONDS);
+      assertThat(List.of(String.valueOf(first), String.valueOf(second)))
+          .containsExactlyInAnyOrder("roundhouse://projects/web/board", "roundhouse://projects/api/board");
+      assertThat(updated.poll(300, TimeUnit.MILLISECONDS)).as("each board once").isNull();
+    }
+  }
 }

@@ -56,7 +56,7 @@ class McpStdioExpiryTest {
     task = invoke("task_create", Map.of("project", "web", "title", "Survive expiry")).get("id").asLong();
     stdin = new PipedOutputStream();
     PipedInputStream in = new PipedInputStream(stdin, 1 << 16);
-    bridge = new StdioBridge(URI.create(hub.server().url() + McpServers.PATH), () -> token, new Writer() {
+    bridge = new StdioBridge(hub.server().url(), mayStart -> hub.server().url(), () -> token, new Writer() {
       private final StringBuilder line = new StringBuilder();
 
       @Override
