@@ -112,7 +112,14 @@ final class AcpConnection implements AutoCloseable {
 
   /** Sends a request; the future completes with its result, or fails as {@link #failure} describes. */
   CompletableFuture<JsonNode> requestAsync(String method, Object params) {
-    return session.sendRequest(method, params, JSON).toFuture();
+    CompletableFuture<JsonNode> answer = session.sendRequest(method, params, JSON).toFuture();
+    if (ended.get()) {
+      // stdout ended while the request was being registered. The SDK's close() errors its pending requests
+      // with forEach and then clear(): a request put in between is dropped without an answer and would wait out
+      // its deadline (seen once: 30 s for an agent that had exited at once). failure() reports the exit.
+      answer.completeExceptionally(new java.io.EOFException(name + "'s output had ended"));
+    }
+    return answer;
   }
 
   /** Sends a notification (no answer); a dead agent is ignored here and noticed by the pending request. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
+import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.hub.turns.AgentEndpoint;
 import dev.roundhouse.hub.turns.TurnRequest;
 import java.net.URI;
@@ -64,6 +65,20 @@ class AcpFailuresTest {
     assertThatThrownBy(() -> driver.run(request(), new RecordingTurnContext(0)))
         .isInstanceOf(AcpAgentException.class)
         .hasMessage("Fake Agent exited (exit code 3) during initialize; its stderr ends with:\nfatal: no config");
+  }
+
+  @Test
+  void aRequestSentAfterTheAgentsOutputEndedFailsAtOnceWithTheExit() throws Exception {
+    // Whichever way the closed session refuses a late request, the caller hears of the exit at once.
+    try (AcpConnection agent = AcpConnection.start("Fake Agent", List.of("sh", "-c", "echo 'fatal: no config' >&2; exit 3"),
+        project, Map.of("PATH", System.getenv("PATH")), LineObserver.NONE, List.of())) {
+      Waits.until("the agent's output to end", Duration.ofSeconds(10), () -> !agent.isAlive());
+      long started = System.nanoTime();
+      assertThatThrownBy(() -> agent.request("initialize", Map.of("protocolVersion", 1), Duration.ofSeconds(30)))
+          .isInstanceOf(AcpAgentException.class)
+          .hasMessage("Fake Agent exited (exit code 3) during initialize; its stderr ends with:\nfatal: no config");
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
   }
 
   @Test
