@@ -44,7 +44,7 @@ import java.util.function.Supplier;
 final class TurnsBenchmark {
   /** The figures of one run. */
   record Figures(int turns, long events, double seconds, double eventsPerSecond, double p50Millis, double p99Millis,
-      double maxMillis, long peakRssBytes) {}
+      double maxMillis, long peakRssBytes, DiskSyncProbe.Figures diskSync) {}
 
   private final Path home;
   private final int turns;
@@ -67,6 +67,11 @@ final class TurnsBenchmark {
   Figures run(PrintWriter out) throws Exception {
     out.printf(Locale.ROOT, "roundhouse bench turns: %d concurrent script-driver turns x %d events, %s, SSE viewer on loopback%n",
         turns, eventsPerTurn, ratePerTurn == 0 ? "as fast as the hub takes them" : ratePerTurn + " events/s per turn (" + (long) ratePerTurn * turns + " events/s offered)");
+    out.flush();
+    Files.createDirectories(home);
+    DiskSyncProbe.Figures disk = DiskSyncProbe.measure(home, 1000);
+    out.printf(Locale.ROOT, "baseline, this disk: fdatasync of a 4 KiB append p50 %.2f ms, p99 %.2f ms, max %.2f ms"
+        + " (every stored event waits for one commit's sync)%n", disk.p50Millis(), disk.p99Millis(), disk.maxMillis());
     out.flush();
     Map<Long, ConcurrentLinkedQueue<Long>> emitted = new ConcurrentHashMap<>();
     TimedDriver driver = new TimedDriver(scriptDriver.get(), emitted, ratePerTurn == 0 ? 0 : 1_000_000_000L / ratePerTurn);
@@ -103,7 +108,7 @@ final class TurnsBenchmark {
       long[] sorted = Arrays.copyOf(latencies, count);
       Arrays.sort(sorted);
       Figures figures = new Figures(turns, count, seconds, count / seconds,
-          percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6, (count == 0 ? 0 : sorted[count - 1]) / 1e6, rss.peak());
+          percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6, (count == 0 ? 0 : sorted[count - 1]) / 1e6, rss.peak(), disk);
       out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), seconds, figures.eventsPerSecond());
       out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
           figures.p50Millis(), figures.p99Millis(), figures.maxMillis());

@@ -26,4 +26,15 @@ class BenchCommandTest {
       assertThat(left).isEmpty();
     }
   }
+
+  @Test
+  void benchTurnsReportsTheDiskBaselineTheLatencyAndTheRss() {
+    CliResult result = ok(context(home, home), "bench", "turns", "--turns", "3", "--events", "20");
+
+    assertThat(result.out())
+        .containsPattern("baseline, this disk: fdatasync of a 4 KiB append p50 [0-9.]+ ms, p99 [0-9.]+ ms")
+        .contains("60 message events in")
+        .containsPattern("emit -> SSE viewer latency: p50 [0-9.]+ ms, p99 [0-9.]+ ms")
+        .containsPattern("peak RSS of this process \\(hub and viewer\\): [1-9][0-9]* MB");
+  }
 }

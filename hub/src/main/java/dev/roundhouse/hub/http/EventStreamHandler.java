@@ -1,5 +1,7 @@
 package dev.roundhouse.hub.http;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
@@ -23,6 +25,11 @@ import java.util.Optional;
  * <p>One virtual thread per viewer; blocking writes stall only that viewer. Thread-safe.
  */
 final class EventStreamHandler {
+  /** Writes an event's JSON into the response without closing or flushing it (flushes are per burst). */
+  private static final ObjectWriter EVENT_JSON = Json.mapper().writer()
+      .without(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+      .without(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+
   private final Hub hub;
   private final Duration keepAlive;
 
@@ -81,7 +88,9 @@ final class EventStreamHandler {
         Event event = next.get();
         // Transient events (text deltas, seq 0) carry no id, so a reconnect resumes after the last stored one.
         String id = event.seq() == 0 ? "" : "id: " + event.seq() + "\n";
-        write(out, id + "event: " + event.type() + "\ndata: " + Json.write(event) + "\n\n");
+        write(out, id + "event: " + event.type() + "\ndata: ");
+        EVENT_JSON.writeValue(out, event); // straight into the stream: no String, no second UTF-8 copy
+        write(out, "\n\n");
         pending = true;
       }
     } catch (InterruptedException e) {

@@ -1,6 +1,5 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.events.EventDraft;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -26,14 +25,15 @@ final class EventInserter implements AutoCloseable {
                 + " VALUES (?, ?, ?, ?, ?, ?) RETURNING seq");
   }
 
-  long insert(EventDraft draft, Instant at) {
+  long insert(SerializedDraft serialized, Instant at) {
+    EventDraft draft = serialized.draft();
     try {
       insert.setString(1, draft.type());
       insert.setLong(2, at.toEpochMilli());
-      insert.setString(3, draft.actor().toString());
+      insert.setString(3, serialized.actor());
       setNullableLong(4, draft.projectId());
       setNullableLong(5, draft.taskId());
-      insert.setString(6, Json.write(draft.data()));
+      insert.setString(6, serialized.data());
       try (ResultSet keys = insert.executeQuery()) {
         if (!keys.next()) {
           throw new IllegalStateException("INSERT ... RETURNING gave no sequence number");

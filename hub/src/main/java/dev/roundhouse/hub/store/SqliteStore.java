@@ -101,7 +101,9 @@ final class SqliteStore implements Store {
 
   @Override
   public Event append(dev.roundhouse.hub.events.EventDraft draft) {
-    return writer.submit(w -> w.append(draft), true);
+    // Serialized here, on the caller's thread: the writer thread is every event's critical path.
+    SerializedDraft serialized = SerializedDraft.of(draft);
+    return writer.submit(w -> ((SqliteWriter) w).append(serialized), true);
   }
 
   @Override

@@ -194,8 +194,14 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
 
   @Override
   public Event append(EventDraft draft) {
+    return append(SerializedDraft.of(draft));
+  }
+
+  /** Appends a draft serialized beforehand, off the writer thread. */
+  Event append(SerializedDraft serialized) {
+    EventDraft draft = serialized.draft();
     Instant at = now();
-    long seq = events.insert(draft, at);
+    long seq = events.insert(serialized, at);
     Event event =
         new Event(seq, draft.type(), at, draft.actor(), draft.projectId(), draft.taskId(), draft.data());
     appended.add(event);
