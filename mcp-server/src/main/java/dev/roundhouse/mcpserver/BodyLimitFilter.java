@@ -2,7 +2,6 @@ package dev.roundhouse.mcpserver;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -17,7 +16,7 @@ import java.io.IOException;
  * still sending, and the client loses the answer). Must be deployed async-supported, behind {@link GuardFilter}
  * (an unauthenticated request is refused before its body is read). Thread-safe (immutable).
  */
-final class BodyLimitFilter extends HttpFilter {
+final class BodyLimitFilter extends PostFilter {
   private static final long serialVersionUID = 1L;
   private final int maxBytes;
 
@@ -27,12 +26,8 @@ final class BodyLimitFilter extends HttpFilter {
   }
 
   @Override
-  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  void filterPost(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (!"POST".equalsIgnoreCase(request.getMethod())) {
-      chain.doFilter(request, response);
-      return;
-    }
     long declared = request.getContentLengthLong();
     if (declared > maxBytes) {
       refuse(response, declared + " bytes");

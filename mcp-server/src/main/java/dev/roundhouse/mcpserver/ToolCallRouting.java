@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Json;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -19,7 +18,7 @@ import java.util.function.Predicate;
  * stays the SDK's. Runs behind {@link BodyLimitFilter}, which has read the body (within the endpoint's limit)
  * into memory. Must be deployed async-supported. Thread-safe (immutable).
  */
-final class ToolCallRouting extends HttpFilter {
+final class ToolCallRouting extends PostFilter {
   private static final long serialVersionUID = 1L;
   private final transient Predicate<String> known;
 
@@ -29,12 +28,8 @@ final class ToolCallRouting extends HttpFilter {
   }
 
   @Override
-  protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  void filterPost(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
-    if (!"POST".equalsIgnoreCase(request.getMethod())) {
-      chain.doFilter(request, response);
-      return;
-    }
     BufferedBody body = BufferedBody.of(request);
     byte[] rerouted = rerouted(body.bytes());
     chain.doFilter(rerouted == body.bytes() ? body : body.replacedBy(rerouted), response);
