@@ -4,6 +4,7 @@ import static dev.roundhouse.app.CliTestSupport.context;
 import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.roundhouse.hub.testing.NodeProject;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -3,6 +3,7 @@ package dev.roundhouse.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.NodeProject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.NodeProject;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -43,7 +43,7 @@ final class JsonRpcErrors {
     if (status == 400 && message.startsWith("Invalid message format")) {
       return PARSE_ERROR;
     }
-    return status == 400 || status == 404 ? INVALID_REQUEST : SERVER_ERROR;
+    return status == 400 || status == 404 || status == 413 ? INVALID_REQUEST : SERVER_ERROR;
   }
 
   /** The first line of {@code message}, without Jackson's source excerpt, cut to a readable length. */

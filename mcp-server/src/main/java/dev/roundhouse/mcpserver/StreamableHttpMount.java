@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
- * {@link McpServers#PATH} on the hub's server. In front of it, three filters (all async-supported, as the
- * servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
- * task's agent: {@link Caller}) and {@link ToolCallRouting}. It registers {@link AgentTokens} with the hub's
+ * {@link McpServers#PATH} on the hub's server. In front of it, these filters in this order (all async-supported,
+ * as the servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
+ * task's agent: {@link Caller}), {@link BodyLimitFilter}, {@link ToolCallRouting}, {@link PlainReconnectFilter}
+ * and {@link CoalescingFilter}. It registers {@link AgentTokens} with the hub's
  * runner, so turns get task-scoped endpoints while it is mounted. Tools come from {@link OperationTools},
  * resources from {@link HubResources} and the extensions' from {@link ExtensionResourceSpecs}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
  * thread ({@code immediateExecution}).
@@ -119,19 +120,28 @@ final class StreamableHttpMount implements HttpMount {
                     .setLoadOnStartup(1))
             .addFilter(filter("clean-errors", new CleanErrorsFilter(options.sessionIdle())))
             .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
+            .addFilter(filter("body-limit", new BodyLimitFilter(hub.config().maxBodyBytes())))
             .addFilter(filter("tool-call-routing", new ToolCallRouting(
-                name -> hub.operations().describe(name).isPresent() || options.extraTool(name), hub.config().maxBodyBytes())))
+                name -> hub.operations().describe(name).isPresent() || options.extraTool(name))))
             .addFilter(filter("plain-reconnect", new PlainReconnectFilter()))
             .addFilter(filter("coalescing", new CoalescingFilter()))
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("body-limit", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("plain-reconnect", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("coalescing", "/*", DispatcherType.REQUEST);
     DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
     deployment.deploy();
     try {
-      StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, deployment.start(), executor, hub);
+      HttpHandler servlets = deployment.start();
+      HttpHandler handler = exchange -> {
+        // Undertow's own limit (MAX_ENTITY_SIZE, 2 MiB) would refuse a larger declared Content-Length before any
+        // filter runs, and the hub would answer it with a 500: lifted here (0), so BodyLimitFilter decides alone.
+        exchange.setMaxEntitySize(0);
+        servlets.handleRequest(exchange);
+      };
+      StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, handler, executor, hub);
       hub.runner().useAgentEndpoints(agents);
       return mount;
     } catch (ServletException e) {

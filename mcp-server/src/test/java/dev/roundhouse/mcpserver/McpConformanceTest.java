@@ -3,6 +3,7 @@ package dev.roundhouse.mcpserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.NodeProject;
 import dev.roundhouse.hub.testing.TestHub;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +39,7 @@ class McpConformanceTest {
   void everyScenarioOfTheActiveSuitePasses() {
     RealClients clients = RealClients.installed();
     try (TestHub hub = TestHub.withMounts(config -> config, h -> List.of(McpServers.streamableHttp(h, ConformanceFixtures.options())))) {
-      RealClients.Result suite = clients.run(
+      NodeProject.Result suite = clients.run(
           List.of(clients.node().toString(), clients.bin("conformance").toString(), "server",
               "--url", hub.server().url() + McpServers.PATH, "--suite", "active", "--output-dir", results.toString()),
           Map.of(), SUITE_TIMEOUT);
