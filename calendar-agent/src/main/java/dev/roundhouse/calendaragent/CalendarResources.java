@@ -50,7 +50,8 @@ final class CalendarResources {
             JSON, "calendar_list", (actor, uri, variables) -> json(queries.list()))),
         audited(new ExtensionResource(CALENDAR, "calendar", "A calendar",
             "One configured calendar by id: writable, zone, number of events, its categories (as in calendar_list).",
-            JSON, "calendar_list", (actor, uri, variables) -> json(queries.info(variables.get("calendar"))))),
+            JSON, "calendar_list", (actor, uri, variables) -> json(queries.info(variables.get("calendar"))))
+            .withCompleter((actor, variable) -> queries.list().calendars().stream().map(CalendarOps.CalendarInfo::id).toList())),
         audited(new ExtensionResource(CATEGORIES, "calendar-categories", "Calendar categories",
             "The active title categories of all calendars ('Category - SubCategory'), for titles 'Category - SubCategory - Title'.",
             JSON, "calendar_list", (actor, uri, variables) -> json(new Categories(queries.list().categories())))),
@@ -93,16 +94,15 @@ final class CalendarResources {
   /** {@code resource} with every read, answered or refused, audited. */
   private ExtensionResource audited(ExtensionResource resource) {
     ExtensionResource.Reader reader = resource.reader();
-    return new ExtensionResource(resource.uri(), resource.name(), resource.title(), resource.description(), resource.mimeType(),
-        resource.operation(), (actor, uri, variables) -> {
-          try {
-            Contents contents = reader.read(actor, uri, variables);
-            audit.record(AUDITED, actor, uri + " -> " + contents.text().length() + " characters");
-            return contents;
-          } catch (RoundhouseException e) {
-            audit.record(AUDITED, actor, uri + " refused: " + e.getMessage());
-            throw e;
-          }
-        });
+    return resource.withReader((actor, uri, variables) -> {
+      try {
+        Contents contents = reader.read(actor, uri, variables);
+        audit.record(AUDITED, actor, uri + " -> " + contents.text().length() + " characters");
+        return contents;
+      } catch (RoundhouseException e) {
+        audit.record(AUDITED, actor, uri + " refused: " + e.getMessage());
+        throw e;
+      }
+    });
   }
 }

@@ -122,6 +122,23 @@ class CalendarResourcesTest {
   }
 
   @Test
+  void theCalendarVariableCompletesWithTheConfiguredCalendars() {
+    assertThat(complete("")).containsExactly("work", "holidays");
+    McpSchema.CompleteResult.CompleteCompletion typed = client.completeCompletion(new McpSchema.CompleteRequest(
+        new McpSchema.ResourceReference("roundhouse://calendars/{calendar}"), new McpSchema.CompleteRequest.CompleteArgument("calendar", "HO")))
+        .completion();
+    assertThat(typed.values()).containsExactly("holidays");
+    assertThat(typed.total()).isEqualTo(1);
+    assertThat(typed.hasMore()).isFalse();
+    assertThat(complete("nope")).isEmpty();
+  }
+
+  private java.util.List<String> complete(String typed) {
+    return client.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference("roundhouse://calendars/{calendar}"),
+        new McpSchema.CompleteRequest.CompleteArgument("calendar", typed))).completion().values();
+  }
+
+  @Test
   void anUnknownCalendarIsResourceNotFoundNamingTheConfiguredOnes() {
     assertThatThrownBy(() -> read("roundhouse://calendars/home"))
         .isInstanceOf(McpError.class)

@@ -3,6 +3,7 @@ package dev.roundhouse.mcpserver;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.ext.ExtensionResource;
 import dev.roundhouse.hub.ext.ExtensionResources;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncCompletionSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -55,6 +56,23 @@ final class ExtensionResourceSpecs {
     }).toList();
   }
 
+  /**
+   * Completion of the templates' variables, for those whose extension offers values; a caller that may not
+   * read the resource is offered none.
+   */
+  static List<SyncCompletionSpecification> completions(ExtensionResources resources) {
+    return resources.list().stream().filter(resource -> resource.isTemplate() && resource.completer() != null)
+        .map(resource -> HubResources.completion(new McpSchema.ResourceReference(resource.uri()), (exchange, variable) ->
+            resource.variables().contains(variable) && mayRead(resource, Caller.of(exchange))
+                ? resource.completer().values(Caller.actor(exchange), variable)
+                : List.<String>of()))
+        .toList();
+  }
+
+  private static boolean mayRead(ExtensionResource resource, Caller caller) {
+    return resource.operation() == null || caller.offered(resource.operation());
+  }
+
   private static void refuseTaken(ExtensionResource resource, Set<String> taken) {
     if (taken.contains(resource.uri())) {
       throw new RoundhouseException("mcp_unavailable", "an extension offers the resource " + resource.uri()
@@ -66,7 +84,7 @@ final class ExtensionResourceSpecs {
     ExtensionResources.Found found = resources.find(uri).orElseThrow(() -> notFound(uri, "no resource " + uri));
     ExtensionResource resource = found.resource();
     Caller caller = Caller.of(exchange);
-    if (resource.operation() != null && !caller.offered(resource.operation())) {
+    if (!mayRead(resource, caller)) {
       throw notFound(uri, "no resource " + uri + " for an agent session (it follows " + resource.operation()
           + ", which this task's agent is not offered)");
     }

@@ -146,15 +146,22 @@ final class HubResources {
   /** Completes {@code argument} of {@code reference} with the candidates that start with the typed prefix. */
   static SyncCompletionSpecification completion(
       McpSchema.CompleteReference reference, String argument, Function<McpSyncServerExchange, List<String>> candidates) {
+    return completion(reference, (exchange, name) -> argument.equals(name) ? candidates.apply(exchange) : List.of());
+  }
+
+  /**
+   * Completes any argument of {@code reference}: {@code candidates} gives the exchange and the argument's name
+   * every value it may take; those that start with the typed prefix (ignoring case) are offered, at most
+   * {@link #MAX_COMPLETIONS}, with the total and whether there are more.
+   */
+  static SyncCompletionSpecification completion(
+      McpSchema.CompleteReference reference, java.util.function.BiFunction<McpSyncServerExchange, String, List<String>> candidates) {
     return new SyncCompletionSpecification(
         reference,
         (exchange, request) -> {
-          if (!argument.equals(request.argument().name())) {
-            return new McpSchema.CompleteResult(new McpSchema.CompleteResult.CompleteCompletion(List.of(), 0, false));
-          }
           String prefix = request.argument().value() == null ? "" : request.argument().value().toLowerCase(Locale.ROOT);
-          List<String> matching =
-              candidates.apply(exchange).stream().filter(value -> value.toLowerCase(Locale.ROOT).startsWith(prefix)).toList();
+          List<String> matching = candidates.apply(exchange, request.argument().name()).stream()
+              .filter(value -> value.toLowerCase(Locale.ROOT).startsWith(prefix)).toList();
           List<String> shown = matching.subList(0, Math.min(matching.size(), MAX_COMPLETIONS));
           return new McpSchema.CompleteResult(
               new McpSchema.CompleteResult.CompleteCompletion(shown, matching.size(), matching.size() > shown.size()));

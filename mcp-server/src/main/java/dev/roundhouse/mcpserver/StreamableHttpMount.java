@@ -72,6 +72,7 @@ final class StreamableHttpMount implements HttpMount {
     ToolCalls calls = new ToolCalls(hub.operations(), options.heartbeat());
     List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
     completions.addAll(HubPrompts.completions(hub.operations()));
+    completions.addAll(ExtensionResourceSpecs.completions(hub.resources()));
     completions.addAll(options.extraCompletions());
     List<McpServerFeatures.SyncResourceSpecification> resources = new ArrayList<>(HubResources.resources(hub.operations()));
     resources.addAll(options.extraResources());

@@ -26,9 +26,12 @@ import java.util.regex.Pattern;
  * @param operation the operation whose rules it follows: a caller that is not offered this operation (an
  *     agent whose task no extension gives it to) may not read it either; null when any caller may
  * @param reader reads it for a caller
+ * @param completer the values a template's variables can take, for clients that complete them (MCP
+ *     {@code completion/complete}); null when there is nothing to offer (and always for a fixed URI)
  */
 public record ExtensionResource(
-    String uri, String name, String title, String description, String mimeType, String operation, Reader reader) {
+    String uri, String name, String title, String description, String mimeType, String operation, Reader reader,
+    Completer completer) {
 
   private static final Pattern VARIABLE = Pattern.compile("\\{([a-z][a-z0-9_]*)}");
   private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*://\\S+");
@@ -43,6 +46,13 @@ public record ExtensionResource(
      * @throws dev.roundhouse.hub.RoundhouseException.NotFound naming what does not exist (an unknown calendar)
      */
     Contents read(Actor actor, String uri, Map<String, String> variables);
+  }
+
+  /** The values a template variable can take, for completion. */
+  @FunctionalInterface
+  public interface Completer {
+    /** Every value of {@code variable} that {@code actor} may see; the face filters by what was typed. */
+    List<String> values(Actor actor, String variable);
   }
 
   /**
@@ -74,6 +84,22 @@ public record ExtensionResource(
     if (rest.contains("{") || rest.contains("}")) {
       throw new IllegalArgumentException("resource URI template '" + uri + "' may hold only {name} variables (lower case, digits, _)");
     }
+  }
+
+  /** A resource with no completion. */
+  public ExtensionResource(
+      String uri, String name, String title, String description, String mimeType, String operation, Reader reader) {
+    this(uri, name, title, description, mimeType, operation, reader, null);
+  }
+
+  /** This resource, whose variables complete with {@code values}. */
+  public ExtensionResource withCompleter(Completer values) {
+    return new ExtensionResource(uri, name, title, description, mimeType, operation, reader, values);
+  }
+
+  /** This resource, read through {@code other} instead (a wrapper that audits, say), completion kept. */
+  public ExtensionResource withReader(Reader other) {
+    return new ExtensionResource(uri, name, title, description, mimeType, operation, other, completer);
   }
 
   /** Whether {@link #uri} is a template (has variables). */
