@@ -54,6 +54,9 @@ class McpExtensionToolsTest {
       context.contributeToTurns(this);
       context.offerResource(new ExtensionResource("things://count", "count", "Count", "How many things there are.",
           "text/plain", "thing_count", (actor, uri, variables) -> new ExtensionResource.Contents("text/plain", "3 things", Map.of())));
+      context.offerResource(new ExtensionResource("things://things/{thing}", "thing", "A thing", "One thing.",
+          "text/plain", "thing_count", (actor, uri, variables) -> new ExtensionResource.Contents("text/plain", variables.get("thing"), Map.of()))
+          .withCompleter((actor, variable) -> List.of("hammer", "nail", "saw")));
     }
 
     @Override
@@ -138,5 +141,21 @@ class McpExtensionToolsTest {
           .hasMessageContaining("no resource things://count for an agent session (it follows thing_count")
           .satisfies(e -> assertThat(((McpError) e).getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND));
     }
+  }
+
+  @Test
+  void theTemplatesVariableCompletesForTheOwnedTasksAgentOnly() throws Exception {
+    try (McpSyncClient owner = agentOf("Count things", List.of("things"))) {
+      assertThat(completeThing(owner, "")).containsExactly("hammer", "nail", "saw");
+      assertThat(completeThing(owner, "Sa")).containsExactly("saw");
+    }
+    try (McpSyncClient other = agentOf("Fix the roof", List.of())) {
+      assertThat(completeThing(other, "")).as("it may not read the resource, so it is offered no values").isEmpty();
+    }
+  }
+
+  private static List<String> completeThing(McpSyncClient client, String typed) {
+    return client.completeCompletion(new McpSchema.CompleteRequest(new McpSchema.ResourceReference("things://things/{thing}"),
+        new McpSchema.CompleteRequest.CompleteArgument("thing", typed))).completion().values();
   }
 }
