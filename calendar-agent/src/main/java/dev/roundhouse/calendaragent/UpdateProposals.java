@@ -97,29 +97,8 @@ final class UpdateProposals {
       }
       occurrence = queries.event(new EventInput(current.calendar().id(), in.uid(), in.recurrenceId())).occurrence();
       Instant original = Instant.parse(occurrence.recurrenceId());
-      String masterStartLine = IcsEdit.property(current.master(), "DTSTART").orElseThrow();
-      int index = -1;
-      for (int i = 0; i < after.size(); i++) {
-        Optional<String> rid = IcsEdit.property(after.get(i), "RECURRENCE-ID");
-        if (rid.isPresent() && IcsEdit.instant(rid.get(), calendarZone).equals(original)) {
-          index = i;
-        }
-      }
-      List<String> block;
-      if (index >= 0) {
-        block = after.get(index);
-      } else {
-        block = new ArrayList<>();
-        for (String line : current.master()) {
-          String name = IcsEdit.name(line);
-          if (!List.of("RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "SEQUENCE").contains(name)) {
-            block.add(line);
-          }
-        }
-        block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStartLine, original, calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStartLine, Instant.parse(occurrence.start()), calendarZone));
-        block = IcsEdit.add(block, IcsEdit.like("DTEND", masterStartLine, Instant.parse(occurrence.end()), calendarZone));
-      }
+      int index = overrideIndex(after, original, calendarZone);
+      List<String> block = index >= 0 ? after.get(index) : newOverride(current.master(), occurrence, calendarZone);
       List<String> edited = fields(block, block, false, title, in.location(), in.description());
       edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
       edited = IcsEdit.bumpSequence(edited);
@@ -133,10 +112,59 @@ final class UpdateProposals {
     if (afterIcs.equals(current.before())) {
       throw new RoundhouseException.InvalidInput("the update changes nothing");
     }
+    ObjectNode request = request(current, in.uid(), scope, occurrence, afterIcs, zones, also);
+    String shown = title != null ? title.text() : Expansion.text(current.master());
+    Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(),
+        "Change \"" + shown + "\"" + scopeNote(scope, occurrence, current.recurring()) + " in " + current.calendar().id(),
+        request, CalendarExtension.OPTIONS);
+    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
+  }
+
+  /** What the decision's title says of the scope: one occurrence, from one on, or the whole series. */
+  private static String scopeNote(String scope, Occurrence occurrence, boolean recurring) {
+    if (scope.equals("this")) {
+      return " (one occurrence, " + occurrence.startLocal() + ")";
+    }
+    if (scope.equals(CurrentEvent.FOLLOWING)) {
+      return " (from " + occurrence.startLocal() + " on)";
+    }
+    return recurring ? " (whole series)" : "";
+  }
+
+  /** The index of the override (RECURRENCE-ID block) of the occurrence originally at {@code original}, or -1. */
+  private static int overrideIndex(List<List<String>> blocks, Instant original, ZoneId calendarZone) {
+    int index = -1;
+    for (int i = 0; i < blocks.size(); i++) {
+      Optional<String> rid = IcsEdit.property(blocks.get(i), "RECURRENCE-ID");
+      if (rid.isPresent() && IcsEdit.instant(rid.get(), calendarZone).equals(original)) {
+        index = i;
+      }
+    }
+    return index;
+  }
+
+  /** A new override of one occurrence: the master's fields without its recurrence and times, at the occurrence's. */
+  private static List<String> newOverride(List<String> master, Occurrence occurrence, ZoneId calendarZone) {
+    String masterStartLine = IcsEdit.property(master, "DTSTART").orElseThrow();
+    List<String> block = new ArrayList<>();
+    for (String line : master) {
+      String name = IcsEdit.name(line);
+      if (!List.of("RRULE", "RDATE", "EXDATE", "EXRULE", "DTSTART", "DTEND", "DURATION", "SEQUENCE").contains(name)) {
+        block.add(line);
+      }
+    }
+    block = IcsEdit.add(block, IcsEdit.like("RECURRENCE-ID", masterStartLine, Instant.parse(occurrence.recurrenceId()), calendarZone));
+    block = IcsEdit.add(block, IcsEdit.like("DTSTART", masterStartLine, Instant.parse(occurrence.start()), calendarZone));
+    return IcsEdit.add(block, IcsEdit.like("DTEND", masterStartLine, Instant.parse(occurrence.end()), calendarZone));
+  }
+
+  /** The proposal's request: the change with the event before (ICS, ETag, the occurrence) and after. */
+  private static ObjectNode request(CurrentEvent current, String uid, String scope, Occurrence occurrence, String afterIcs,
+      List<ZoneId> zones, ArrayNode also) {
     ObjectNode request = Json.mapper().createObjectNode();
     request.put("action", "replace");
     request.put("calendar", current.calendar().id());
-    request.put("uid", in.uid());
+    request.put("uid", uid);
     request.put("scope", scope);
     ObjectNode before = request.putObject("before");
     before.put("title", Expansion.text(current.master()));
@@ -153,13 +181,7 @@ final class UpdateProposals {
     if (!also.isEmpty()) {
       request.set("also", also);
     }
-    String shown = title != null ? title.text() : Expansion.text(current.master());
-    Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(),
-        "Change \"" + shown + "\"" + (scope.equals("this") ? " (one occurrence, " + occurrence.startLocal() + ")"
-            : scope.equals(CurrentEvent.FOLLOWING) ? " (from " + occurrence.startLocal() + " on)" : current.recurring() ? " (whole series)" : "")
-            + " in " + current.calendar().id(),
-        request, CalendarExtension.OPTIONS);
-    return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
+    return request;
   }
 
   /** The series' blocks with the given fields set; overrides that showed the series' old value follow it. */

@@ -408,6 +408,7 @@ class CalendarExtensionTest {
     JsonNode staged = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-30T09:00[America/New_York]", "start", "2026-03-30T10:00[America/New_York]");
     Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
+    assertThat(decision.title()).isEqualTo("Change \"Work - Team - Standup\" (one occurrence, 2026-03-30T09:00) in work");
     assertThat(decision.request().at("/before/occurrence/start_local").asText()).isEqualTo("2026-03-30T09:00");
     assertThat(decision.request().at("/after/ics").asText())
         .contains("RECURRENCE-ID;TZID=America/New_York:20260330T090000", "DTSTART;TZID=America/New_York:20260330T100000",
@@ -436,6 +437,7 @@ class CalendarExtensionTest {
             "end", "2026-03-02T10:00[America/New_York]"))
         .hasMessageContaining("end alone is not enough");
     long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
+    assertThat(hub.decisions().get(id).orElseThrow().title()).isEqualTo("Change \"Work - Team - Daily\" (whole series) in work");
     answer(id, "approve");
     assertThat(standupStarts()).containsExactly(
         "2026-03-02T09:00 Work - Team - Daily", "2026-03-04T09:00 Work - Team - Daily",
