@@ -14,6 +14,7 @@ import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.HttpTestClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -23,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -149,11 +149,7 @@ class BrowseTest {
   }
 
   private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    Map<String, Object> input = new LinkedHashMap<>();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      input.put((String) keyValues[i], keyValues[i + 1]);
-    }
-    return hub.operations().invoke(operation, actor, Json.tree(input));
+    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
   }
 
   @ParameterizedTest

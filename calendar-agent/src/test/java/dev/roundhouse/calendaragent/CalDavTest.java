@@ -9,6 +9,7 @@ import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.decisions.Decision;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.ZoneId;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -68,11 +68,7 @@ class CalDavTest {
   }
 
   private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    Map<String, Object> input = new LinkedHashMap<>();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      input.put((String) keyValues[i], keyValues[i + 1]);
-    }
-    return hub.operations().invoke(operation, actor, Json.tree(input));
+    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
   }
 
   private void approve(long decision) {
