@@ -28,6 +28,10 @@ final class BenchTurnsCommand implements Callable<Integer> {
   @Option(names = "--events", defaultValue = "10000", description = "Events each turn emits (default ${DEFAULT-VALUE}).")
   int events;
 
+  @Option(names = "--warmup", defaultValue = "2000",
+      description = "Events each turn emits first, in a round that is not measured (default ${DEFAULT-VALUE}; 0 for none).")
+  int warmup;
+
   @Option(names = "--rate", defaultValue = "0",
       description = "Events per second each turn emits, paced; 0 (the default) emits as fast as the hub takes them.")
   int rate;
@@ -41,12 +45,15 @@ final class BenchTurnsCommand implements Callable<Integer> {
     if (turns < 1 || events < 1) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--turns and --events must be at least 1");
     }
+    if (warmup < 0) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--warmup must be 0 or more");
+    }
     if (rate < 0 || rate > 1_000_000) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rate must be between 0 and 1000000 events/s");
     }
     Path home = Files.createTempDirectory("roundhouse-bench-turns-");
     try {
-      new TurnsBenchmark(home, turns, events, rate, ScriptDriver::new).run(spec.commandLine().getOut());
+      new TurnsBenchmark(home, turns, events, warmup, rate, ScriptDriver::new).run(spec.commandLine().getOut());
       return ExitCode.OK.status();
     } finally {
       ScratchFolders.delete(home);

@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -50,14 +51,19 @@ final class TurnsBenchmark {
   private final int turns;
   private final int eventsPerTurn;
   private final int ratePerTurn;
+  private final int warmupEventsPerTurn;
   private final Supplier<AgentDriver> scriptDriver;
 
   /**
+   * @param warmupEventsPerTurn events each turn emits in a first round that is not measured (0: none), so the
+   *     figures are the warm hub's, as a long-running hub is, and not the JIT compiler's
    * @param ratePerTurn events per second each turn emits, paced open-loop (each event has its slot, whatever
    *     the previous one waited); 0 emits as fast as the hub takes them
    */
-  TurnsBenchmark(Path home, int turns, int eventsPerTurn, int ratePerTurn, Supplier<AgentDriver> scriptDriver) {
+  TurnsBenchmark(Path home, int turns, int eventsPerTurn, int warmupEventsPerTurn, int ratePerTurn,
+      Supplier<AgentDriver> scriptDriver) {
     this.home = home;
+    this.warmupEventsPerTurn = warmupEventsPerTurn;
     this.turns = turns;
     this.eventsPerTurn = eventsPerTurn;
     this.ratePerTurn = ratePerTurn;
@@ -75,8 +81,7 @@ final class TurnsBenchmark {
     out.flush();
     Map<Long, ConcurrentLinkedQueue<Long>> emitted = new ConcurrentHashMap<>();
     TimedDriver driver = new TimedDriver(scriptDriver.get(), emitted, ratePerTurn == 0 ? 0 : 1_000_000_000L / ratePerTurn);
-    long[] latencies = new long[turns * eventsPerTurn];
-    AtomicInteger received = new AtomicInteger();
+    AtomicReference<Round> current = new AtomicReference<>();
     RssSampler rss = new RssSampler();
     // A generous viewer buffer: the benchmark measures latency, not the slow-viewer cut-off.
     try (Hub hub = Hub.open(HubConfig.forHome(home).withStreamBuffer(1 << 16), List.of(driver));
@@ -88,33 +93,76 @@ final class TurnsBenchmark {
         tasks[i] = invoke(hub, "task_create", Map.of("project", "bench", "title", "turn " + i)).get("id").asLong();
         emitted.put(tasks[i], new ConcurrentLinkedQueue<>());
       }
-      CountDownLatch ended = new CountDownLatch(turns);
       CountDownLatch subscribed = new CountDownLatch(1);
-      Thread viewer = Thread.ofVirtual().start(() -> view(server.url(), hub.token(), emitted, latencies, received, ended, subscribed));
+      Thread viewer = Thread.ofVirtual().start(() -> view(server.url(), hub.token(), emitted, current, subscribed));
       subscribed.await(10, TimeUnit.SECONDS);
-      String script = Json.write(Map.of("steps", List.of(Map.of("repeat", eventsPerTurn, "steps", List.of(Map.of("message", "m"))))));
       rss.start();
-      long start = System.nanoTime();
-      for (long task : tasks) {
-        invoke(hub, "turn_start", Map.of("task", task, "message", script));
+      if (warmupEventsPerTurn > 0) {
+        Round warmup = round(hub, tasks, warmupEventsPerTurn, current);
+        out.printf(Locale.ROOT, "warm-up, not measured (the JIT compiling, the first collections): %d events,"
+            + " p50 %.2f ms, p99 %.2f ms%n", warmup.count(), warmup.percentileMillis(0.50), warmup.percentileMillis(0.99));
+        out.flush();
       }
-      if (!ended.await(10, TimeUnit.MINUTES)) {
-        throw new IllegalStateException("the turns did not end within 10 minutes");
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
+      Round measured = round(hub, tasks, eventsPerTurn, current);
       rss.stop();
       viewer.interrupt(); // the socket closes with the server below
-      int count = received.get();
-      long[] sorted = Arrays.copyOf(latencies, count);
-      Arrays.sort(sorted);
-      Figures figures = new Figures(turns, count, seconds, count / seconds,
-          percentile(sorted, 0.50) / 1e6, percentile(sorted, 0.99) / 1e6, (count == 0 ? 0 : sorted[count - 1]) / 1e6, rss.peak(), disk);
-      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), seconds, figures.eventsPerSecond());
+      Figures figures = new Figures(turns, measured.count(), measured.seconds, measured.count() / measured.seconds,
+          measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0), rss.peak(), disk);
+      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), measured.seconds, figures.eventsPerSecond());
       out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
           figures.p50Millis(), figures.p99Millis(), figures.maxMillis());
       out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", figures.peakRssBytes() >> 20);
       out.flush();
       return figures;
+    }
+  }
+
+  /** Runs one turn per task, each emitting {@code events} messages, and waits until the viewer saw them all end. */
+  private Round round(Hub hub, long[] tasks, int events, AtomicReference<Round> current) throws InterruptedException {
+    Round round = new Round(tasks.length, events);
+    current.set(round);
+    String script = Json.write(Map.of("steps", List.of(Map.of("repeat", events, "steps", List.of(Map.of("message", "m"))))));
+    long start = System.nanoTime();
+    for (long task : tasks) {
+      invoke(hub, "turn_start", Map.of("task", task, "message", script));
+    }
+    if (!round.ended.await(10, TimeUnit.MINUTES)) {
+      throw new IllegalStateException("the turns did not end within 10 minutes");
+    }
+    round.seconds = (System.nanoTime() - start) / 1e9;
+    return round;
+  }
+
+  /** One round's latencies, filled by the viewer. Thread-safe: the viewer writes, the runner reads after {@link #ended}. */
+  private static final class Round {
+    final long[] latencies;
+    final AtomicInteger received = new AtomicInteger();
+    final CountDownLatch ended;
+    double seconds;
+    private long[] sorted;
+
+    Round(int turns, int eventsPerTurn) {
+      this.latencies = new long[turns * eventsPerTurn];
+      this.ended = new CountDownLatch(turns);
+    }
+
+    void record(long nanos) {
+      int slot = received.getAndIncrement();
+      if (slot < latencies.length) {
+        latencies[slot] = nanos;
+      }
+    }
+
+    int count() {
+      return Math.min(received.get(), latencies.length);
+    }
+
+    double percentileMillis(double q) {
+      if (sorted == null) {
+        sorted = Arrays.copyOf(latencies, count());
+        Arrays.sort(sorted);
+      }
+      return percentile(sorted, q) / 1e6;
     }
   }
 
@@ -127,8 +175,8 @@ final class TurnsBenchmark {
    * plain socket speaking HTTP/1.0 (so the stream is not chunked), as lean as a viewer can be, so the
    * figures are the hub's and not an HTTP client library's.
    */
-  private void view(String url, String token, Map<Long, ConcurrentLinkedQueue<Long>> emitted, long[] latencies,
-      AtomicInteger received, CountDownLatch ended, CountDownLatch subscribed) {
+  private void view(String url, String token, Map<Long, ConcurrentLinkedQueue<Long>> emitted,
+      AtomicReference<Round> current, CountDownLatch subscribed) {
     URI uri = URI.create(url);
     try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
       socket.getOutputStream().write(("GET /api/events HTTP/1.0\r\nHost: " + uri.getHost() + "\r\nAuthorization: Bearer "
@@ -146,13 +194,10 @@ final class TurnsBenchmark {
             long now = System.nanoTime();
             Long at = emitted.get(taskOf(line)).poll();
             if (at != null) {
-              int slot = received.getAndIncrement();
-              if (slot < latencies.length) {
-                latencies[slot] = now - at;
-              }
+              current.get().record(now - at);
             }
           } else if (type.equals("turn.ended")) {
-            ended.countDown();
+            current.get().ended.countDown();
           }
           type = null;
         }

@@ -29,10 +29,11 @@ class BenchCommandTest {
 
   @Test
   void benchTurnsReportsTheDiskBaselineTheLatencyAndTheRss() {
-    CliResult result = ok(context(home, home), "bench", "turns", "--turns", "3", "--events", "20");
+    CliResult result = ok(context(home, home), "bench", "turns", "--turns", "3", "--events", "20", "--warmup", "10");
 
     assertThat(result.out())
         .containsPattern("baseline, this disk: fdatasync of a 4 KiB append p50 [0-9.]+ ms, p99 [0-9.]+ ms")
+        .contains("warm-up, not measured (the JIT compiling, the first collections): 30 events,")
         .contains("60 message events in")
         .containsPattern("emit -> SSE viewer latency: p50 [0-9.]+ ms, p99 [0-9.]+ ms")
         .containsPattern("peak RSS of this process \\(hub and viewer\\): [1-9][0-9]* MB");
