@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -53,8 +54,10 @@ final class McpToken {
     FileTime modified;
     long size;
     try {
-      modified = Files.getLastModifiedTime(file);
-      size = Files.size(file);
+      // One stat per request (the token may be rotated at any time, and takes effect at once).
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      modified = attributes.lastModifiedTime();
+      size = attributes.size();
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {

@@ -50,7 +50,8 @@ final class RequestChecks {
 
   /** The first check {@code headers} (a header's first value by name, or null) fail, or who passed. */
   Outcome check(Function<String, String> headers) {
-    return refusal(headers).<Outcome>map(r -> r).orElseGet(() -> new Passed(caller(headers.apply("Authorization"))));
+    Optional<Refusal> refused = refusal(headers);
+    return refused.isPresent() ? refused.get() : bearer(headers.apply("Authorization"));
   }
 
   private Optional<Refusal> refusal(Function<String, String> headers) {
@@ -68,33 +69,29 @@ final class RequestChecks {
       return Optional.of(new Refusal(400,
           "unsupported MCP-Protocol-Version '" + version + "'; this server speaks " + String.join(", ", PROTOCOL_VERSIONS.stream().sorted().toList()), false));
     }
-    String authorization = headers.apply("Authorization");
+    return Optional.empty();
+  }
+
+  /** Who the bearer token says the caller is, or why it is refused; each token is looked up once. */
+  private Outcome bearer(String authorization) {
     if (!requireBearer && authorization == null) {
-      return Optional.empty();
+      return new Passed(Caller.EXTERNAL);
     }
     if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return Optional.of(new Refusal(401,
-          "missing 'Authorization: Bearer <token>'; the MCP token is in " + token.file() + " (see docs/mcp.md)", true));
+      return new Refusal(401,
+          "missing 'Authorization: Bearer <token>'; the MCP token is in " + token.file() + " (see docs/mcp.md)", true);
     }
     String presented = authorization.substring(7).strip();
     if (token.matches(presented)) {
-      return Optional.empty();
+      return new Passed(Caller.EXTERNAL);
     }
     return switch (agents.lookup(presented)) {
-      case AgentTokens.Live live -> Optional.empty();
-      case AgentTokens.Revoked gone -> Optional.of(new Refusal(401,
-          "this agent token for task " + gone.task() + " was revoked when its turn ended; a new turn gets a new token", true));
-      case AgentTokens.Unknown unknown -> Optional.of(new Refusal(401,
-          "the bearer token is neither this hub's MCP token (" + token.file() + ") nor a live agent token", true));
+      case AgentTokens.Live live -> new Passed(Caller.agent(live.task(), agents.toolsOf(live.task())));
+      case AgentTokens.Revoked gone -> new Refusal(401,
+          "this agent token for task " + gone.task() + " was revoked when its turn ended; a new turn gets a new token", true);
+      case AgentTokens.Unknown unknown -> new Refusal(401,
+          "the bearer token is neither this hub's MCP token (" + token.file() + ") nor a live agent token", true);
     };
-  }
-
-  private Caller caller(String authorization) {
-    if (authorization == null || authorization.length() < 7) {
-      return Caller.EXTERNAL;
-    }
-    return agents.lookup(authorization.substring(7).strip()) instanceof AgentTokens.Live live
-        ? Caller.agent(live.task(), agents.toolsOf(live.task())) : Caller.EXTERNAL;
   }
 
   private boolean originAllowed(String origin) {

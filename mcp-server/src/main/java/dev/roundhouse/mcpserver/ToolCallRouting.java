@@ -1,5 +1,7 @@
 package dev.roundhouse.mcpserver;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.Json;
@@ -39,6 +41,10 @@ final class ToolCallRouting extends PostFilter {
     if (!mentionsToolsCall(body)) {
       return body; // not a tools/call (initialize, notifications, reads): nothing to parse
     }
+    String tool = calledTool(body);
+    if (tool != null && known.test(tool)) {
+      return body; // the common case, a call of a tool this server has: no tree built
+    }
     JsonNode message;
     try {
       message = Json.mapper().readTree(body);
@@ -74,6 +80,41 @@ final class ToolCallRouting extends PostFilter {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The tool that a body holding one {@code tools/call} request names, read with a streaming parser; null for
+   * anything else (a batch, another method, no name, not JSON), which the tree-based path then handles.
+   */
+  static String calledTool(byte[] body) {
+    try (JsonParser parser = Json.mapper().getFactory().createParser(body)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      String method = null;
+      String name = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (field.equals("method") && value == JsonToken.VALUE_STRING) {
+          method = parser.getText();
+        } else if (field.equals("params") && value == JsonToken.START_OBJECT) {
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String param = parser.currentName();
+            if (parser.nextToken() == JsonToken.VALUE_STRING && param.equals("name")) {
+              name = parser.getText();
+            } else {
+              parser.skipChildren();
+            }
+          }
+        } else {
+          parser.skipChildren();
+        }
+      }
+      return "tools/call".equals(method) ? name : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   private boolean reroute(JsonNode message) {
