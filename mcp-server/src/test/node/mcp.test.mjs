@@ -101,6 +101,43 @@ function exercise(transportName, makeTransport) {
     }
   });
 
+  test(`${transportName}: gets resources/updated for an extension's resource: the calendar audit, when a calendar tool is called`, async () => {
+    const client = await connect(`node-${transportName}-audit`, makeTransport());
+    try {
+      const { resources } = await client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'roundhouse://calendar/audit'), 'the calendar extension offers its audit');
+      const seen = [];
+      let arrived = () => {};
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        seen.push(n.params.uri);
+        arrived();
+      });
+      const audits = (count) => new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${count} updates of the audit not within 10 s; had ${seen}`)), 10_000);
+        arrived = () => {
+          if (seen.filter((uri) => uri === 'roundhouse://calendar/audit').length >= count) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        arrived();
+      });
+      await client.subscribeResource({ uri: 'roundhouse://calendar/audit' });
+      await client.subscribeResource({ uri: 'roundhouse://calendars' });
+      structured(await client.callTool({ name: 'calendar_list', arguments: {} }));
+      await audits(1);
+      structured(await client.callTool({ name: 'calendar_list', arguments: {} }));
+      await audits(2);
+      // updates reach a session in the order they were sent: anything the first call touched came before the second audit
+      assert.deepEqual(seen, ['roundhouse://calendar/audit', 'roundhouse://calendar/audit'], 'a query changes the audit, not the calendars');
+      const audit = JSON.parse((await client.readResource({ uri: 'roundhouse://calendar/audit' })).contents[0].text);
+      assert.equal(audit.entries[0].operation, 'calendar_list');
+      assert.equal(audit.entries[0].actor, `client:node-${transportName}-audit`);
+    } finally {
+      await client.close();
+    }
+  });
+
   test(`${transportName}: a quick call with a progress token is answered with no stray progress, and gets a prompt`, async () => {
     const client = await connect(`node-${transportName}-progress`, makeTransport());
     const errors = [];

@@ -16,11 +16,15 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The calendar agent's audit trail: every query, stage, approval and rejection, with a rolling cap, kept as
  * JSON lines in {@code calendar-audit.jsonl} in the Roundhouse home so it survives restarts (and a reset of
  * the database, like the calendars themselves).
+ *
+ * <p>Each entry recorded is told to a listener ({@code recorded}, with the entry's actor), after the lock is
+ * released: the calendar agent notifies subscribers of {@code roundhouse://calendar/audit} through it.
  *
  * <p>Thread-safe: one {@link ReentrantLock} guards the entries and the file; appending to the file happens
  * under it (our own file, no callbacks), nothing else is called while it is held.
@@ -36,14 +40,17 @@ final class CalendarAudit {
   private final Path file;
   private final int cap;
   private final Clock clock;
+  private final Consumer<Actor> recorded;
   private final ReentrantLock lock = new ReentrantLock();
   private final Deque<Entry> entries = new ArrayDeque<>();
   private int linesInFile;
 
-  CalendarAudit(Path file, int cap, Clock clock) {
+  /** The audit kept in {@code file}, telling {@code recorded} of each entry recorded from now on. */
+  CalendarAudit(Path file, int cap, Clock clock, Consumer<Actor> recorded) {
     this.file = file;
     this.cap = cap;
     this.clock = clock;
+    this.recorded = recorded;
     if (Files.exists(file)) {
       try {
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -89,6 +96,7 @@ final class CalendarAudit {
     } finally {
       lock.unlock();
     }
+    recorded.accept(actor);
   }
 
   /**

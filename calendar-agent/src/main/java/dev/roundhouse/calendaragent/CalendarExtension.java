@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  *
  * <p>This class wires the parts together at {@link #start}: {@link CalendarOperations} (what is offered,
  * audited), {@link CreateProposals}, {@link UpdateProposals} and {@link DeleteProposals} (staging),
- * {@link ProposalCommits} (answers), {@link CalendarResources} (what clients read as resources) and
+ * {@link ProposalCommits} (answers), {@link CalendarResources} (what clients read as resources),
+ * {@link CalendarResourceChanges} with {@link PromptWatch} (which changes notify their subscribers) and
  * {@link CalendarConversation} (turns of calendar tasks).
  *
  * <p>Thread-safe: the store serialises writes per calendar; what {@link #start} creates is published
@@ -40,6 +41,8 @@ public final class CalendarExtension implements HubExtension {
   private final WebBrowser givenBrowser;
   private final ConversationSettings conversation;
   private final Map<String, String> environment;
+  private final Duration promptInterval;
+  private final AtomicReference<PromptWatch> promptWatch = new AtomicReference<>();
   private final Supplier<HttpClient> httpClient = () -> http.updateAndGet(existing -> existing != null ? existing
       : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build());
 
@@ -71,6 +74,13 @@ public final class CalendarExtension implements HubExtension {
    */
   public CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation, WebBrowser browser,
       Map<String, String> environment) {
+    this(calendars, conversation, browser, environment, PromptWatch.INTERVAL);
+  }
+
+  /** As above, looking at the prompt's override every {@code promptInterval} (tests look often). */
+  CalendarExtension(List<CalendarSource> calendars, ConversationSettings conversation, WebBrowser browser,
+      Map<String, String> environment, Duration promptInterval) {
+    this.promptInterval = Objects.requireNonNull(promptInterval, "promptInterval");
     this.conversation = Objects.requireNonNull(conversation, "conversation");
     this.givenBrowser = browser;
     this.environment = Map.copyOf(environment);
@@ -85,6 +95,10 @@ public final class CalendarExtension implements HubExtension {
 
   @Override
   public void close() {
+    PromptWatch watch = promptWatch.getAndSet(null);
+    if (watch != null) {
+      watch.close();
+    }
     HttpClient client = http.getAndSet(null);
     if (client != null) {
       client.close();
@@ -105,7 +119,10 @@ public final class CalendarExtension implements HubExtension {
   public void start(ExtensionContext context) {
     Clock hubClock = context.config().clock();
     clock.set(hubClock);
-    CalendarAudit audit = new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, hubClock);
+    CalendarResourceChanges changes = new CalendarResourceChanges(context);
+    CalendarAudit audit = new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, hubClock,
+        changes::audited);
+    store.onWrite(changes);
     WebBrowser browser = givenBrowser != null ? givenBrowser : WebBrowser.create(hubClock);
     CalendarPrompt prompt = new CalendarPrompt(context.config().home());
     DecisionDesk desk = context.decisions();
@@ -116,5 +133,9 @@ public final class CalendarExtension implements HubExtension {
     new CalendarResources(queries, audit, prompt).resources().forEach(context::offerResource);
     desk.onAnswer(KIND, new ProposalCommits(store, audit)::answered);
     context.contributeToTurns(new CalendarConversation(conversation, prompt, store, queries, clock::get));
+    PromptWatch previous = promptWatch.getAndSet(PromptWatch.start(prompt, promptInterval, changes::promptChanged));
+    if (previous != null) {
+      previous.close();
+    }
   }
 }

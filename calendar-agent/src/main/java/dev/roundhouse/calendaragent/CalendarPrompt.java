@@ -6,7 +6,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,10 +39,34 @@ final class CalendarPrompt {
    */
   record Reading(String text, String version, String source, String path, String bundledVersion) {}
 
+  /**
+   * What the override's file looks like from outside, to notice a change without reading it: a new stamp
+   * means the prompt in effect may have changed.
+   *
+   * @param exists whether the override exists
+   * @param modified its modification time (null when absent)
+   * @param size its size in bytes (0 when absent)
+   */
+  record Stamp(boolean exists, FileTime modified, long size) {
+    static final Stamp ABSENT = new Stamp(false, null, 0);
+  }
+
   private final Path override;
 
   CalendarPrompt(Path home) {
     this.override = home.resolve(FILE);
+  }
+
+  /** The override's {@link Stamp} now. */
+  Stamp stamp() {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(override, BasicFileAttributes.class);
+      return new Stamp(true, attributes.lastModifiedTime(), attributes.size());
+    } catch (NoSuchFileException e) {
+      return Stamp.ABSENT;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot look at the calendar prompt " + override, e);
+    }
   }
 
   /** The prompt in effect now. */

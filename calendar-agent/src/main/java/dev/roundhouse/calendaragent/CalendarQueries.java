@@ -51,8 +51,13 @@ final class CalendarQueries {
   /** One calendar as {@link #list} shows it; an unknown id is refused naming the configured ones. */
   CalendarInfo info(String id) {
     CalendarSource source = store.source(id);
+    return info(source, store.read(source.id()));
+  }
+
+  /** {@code source} as {@link #list} shows it when it holds {@code snapshot}. */
+  static CalendarInfo info(CalendarSource source, Snapshot snapshot) {
     TreeSet<String> categories = new TreeSet<>();
-    List<VEvent> events = store.read(source.id()).calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
+    List<VEvent> events = snapshot.calendar().getComponents(net.fortuna.ical4j.model.Component.VEVENT);
     for (VEvent event : events) {
       Titles.parse(Expansion.text(event, Property.SUMMARY)).ifPresent(t -> categories.add(t.categoryPath()));
     }

@@ -14,6 +14,7 @@ import java.util.Map;
  * conversation prompt (in effect, and as bundled). Each shows what its operation answers and follows that
  * operation's rules (an agent reads the calendars only in a calendar conversation, never the audit or the
  * prompt). Every read, answered or refused, is audited as {@value #AUDITED}, except a read of the audit.
+ * Which changes notify which of them: {@link CalendarResourceChanges}.
  *
  * <p>Thread-safe: stateless beyond the queries, the audit and the prompt, which are.
  */
@@ -36,6 +37,11 @@ final class CalendarResources {
   private final CalendarQueries queries;
   private final CalendarAudit audit;
   private final CalendarPrompt prompt;
+
+  /** The URI of one calendar, {@link #CALENDAR} with its id. */
+  static String calendar(String id) {
+    return "roundhouse://calendars/" + id;
+  }
 
   CalendarResources(CalendarQueries queries, CalendarAudit audit, CalendarPrompt prompt) {
     this.queries = queries;

@@ -1,5 +1,6 @@
 package dev.roundhouse.calendaragent;
 
+import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.RoundhouseException;
 import java.io.IOException;
 import java.io.StringReader;
@@ -16,15 +17,27 @@ import net.fortuna.ical4j.model.Calendar;
 
 /**
  * The configured calendars, each behind its {@link CalendarBackend} (an ICS file or a CalDAV collection):
- * reads as {@link Snapshot}s, approved changes applied exactly once. Touches nothing but the configured files
- * and collections.
+ * reads as {@link Snapshot}s, approved changes applied exactly once, and each write that changed a calendar
+ * told to the {@link Writes} listener. Touches nothing but the configured files and collections.
  *
- * <p>Thread-safe: immutable after construction; the backends are thread-safe.
+ * <p>Thread-safe: immutable after construction but for the listener, set once at start (volatile); the
+ * backends are thread-safe; the listener is called with no lock held.
  */
 final class CalendarStore {
   private final Map<String, CalendarSource> sources;
   private final Map<String, CalendarBackend> backends;
   private final List<String> order;
+  private volatile Writes writes = (actor, calendar, before, after) -> {};
+
+  /** Hears of each write through {@link #apply} that changed a calendar. */
+  @FunctionalInterface
+  interface Writes {
+    /**
+     * {@code actor}'s changes were applied to {@code calendar}, which held {@code before} and now holds
+     * {@code after} (null when it could not be read back).
+     */
+    void written(Actor actor, CalendarSource calendar, Snapshot before, Snapshot after);
+  }
 
   /** {@code http} is asked for (once) only if some calendar is a CalDAV collection. */
   CalendarStore(List<CalendarSource> configured, Supplier<HttpClient> http) {
@@ -68,9 +81,38 @@ final class CalendarStore {
     return backends.get(source(id).id());
   }
 
-  /** Applies approved changes to a writable calendar; see {@link CalendarBackend#apply}. */
-  void apply(String id, List<EventChange> changes) {
-    backends.get(writable(id).id()).apply(changes);
+  /** Tells {@code listener} of every write from now on. */
+  void onWrite(Writes listener) {
+    writes = listener;
+  }
+
+  /**
+   * Applies {@code actor}'s approved changes to a writable calendar (see {@link CalendarBackend#apply}); then,
+   * if the calendar's text is not what it was, tells the {@link Writes} listener. A retry that finds its changes
+   * in place writes nothing and tells nothing; a commit that failed part-way (one write of a split made, the
+   * next refused) still tells what it changed.
+   */
+  void apply(Actor actor, String id, List<EventChange> changes) {
+    CalendarSource source = writable(id);
+    CalendarBackend backend = backends.get(source.id());
+    Snapshot before = backend.read();
+    try {
+      backend.apply(changes);
+    } finally {
+      Snapshot after = readBack(backend);
+      if (after != before && (after == null || !after.text().equals(before.text()))) {
+        writes.written(actor, source, before, after);
+      }
+    }
+  }
+
+  /** The calendar after a write, or null when it cannot be read (then it may have changed). */
+  private static Snapshot readBack(CalendarBackend backend) {
+    try {
+      return backend.read();
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   static Calendar parse(String id, String text) {

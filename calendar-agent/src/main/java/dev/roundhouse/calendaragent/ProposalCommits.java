@@ -48,16 +48,16 @@ final class ProposalCommits {
     }
     String action = decision.request().path("action").asText();
     switch (action) {
-      case "create" -> commitCreate(decision);
-      case "replace" -> commitReplace(decision);
+      case "create" -> commitCreate(decision, actor);
+      case "replace" -> commitReplace(decision, actor);
       default -> throw new RoundhouseException.InvalidInput("calendar proposal " + decision.id() + " has unknown action '" + action + "'");
     }
   }
 
-  private void commitCreate(Decision decision) {
+  private void commitCreate(Decision decision, Actor actor) {
     String calendar = decision.request().path("calendar").asText();
     String uid = CalendarExtension.uidFor(decision.id());
-    store.apply(calendar, List.of(new EventChange(calendar, uid, "", null, createdEvent(decision), decision.id())));
+    store.apply(actor, calendar, List.of(new EventChange(calendar, uid, "", null, createdEvent(decision), decision.id())));
   }
 
   /** The VEVENT a create proposal adds: a function of the decision alone, so a retry writes the same bytes. */
@@ -89,7 +89,7 @@ final class ProposalCommits {
    * Replaces an event's blocks: exactly once, and only over the blocks the proposal was staged against. The
    * file already holding the result is a retry (nothing to do); anything else is a conflict.
    */
-  private void commitReplace(Decision decision) {
+  private void commitReplace(Decision decision, Actor actor) {
     var request = decision.request();
     String calendar = request.path("calendar").asText();
     List<EventChange> changes = new ArrayList<>();
@@ -98,7 +98,7 @@ final class ProposalCommits {
     // a split ("this and following") also creates the following part as a new series
     request.path("also").forEach(extra -> changes.add(new EventChange(calendar, extra.path("uid").asText(),
         extra.path("before").asText(""), null, extra.path("after").asText(""), decision.id())));
-    store.apply(calendar, changes);
+    store.apply(actor, calendar, changes);
   }
 
   private static void line(StringBuilder out, String line) {

@@ -173,7 +173,7 @@ class CalDavTest {
     assertThat(hub.decisions().get(decision).orElseThrow().answer()).isEqualTo("approve");
 
     // and the same commit once more (a second retry) still writes nothing
-    extension.store().apply("team", List.of(new EventChange("team", uid, "", null, ProposalCommits.createdEvent(staged), decision)));
+    extension.store().apply(Actor.USER, "team", List.of(new EventChange("team", uid, "", null, ProposalCommits.createdEvent(staged), decision)));
     assertThat(radicale.objects(team)).hasSize(1);
   }
 

@@ -493,12 +493,12 @@ class CalendarExtensionTest {
   @Test
   void theAuditKeepsARollingCapAcrossRestarts() {
     Path file = home.resolve("audit-test.jsonl");
-    CalendarAudit audit = new CalendarAudit(file, 3, java.time.Clock.systemUTC());
+    CalendarAudit audit = new CalendarAudit(file, 3, java.time.Clock.systemUTC(), actor -> {});
     for (int i = 0; i < 10; i++) {
       audit.record("calendar_list", Actor.USER, "call " + i);
     }
     assertThat(audit.newest(10)).extracting(CalendarAudit.Entry::summary).containsExactly("call 9", "call 8", "call 7");
-    assertThat(new CalendarAudit(file, 3, java.time.Clock.systemUTC()).newest(10)).extracting(CalendarAudit.Entry::summary)
+    assertThat(new CalendarAudit(file, 3, java.time.Clock.systemUTC(), actor -> {}).newest(10)).extracting(CalendarAudit.Entry::summary)
         .containsExactly("call 9", "call 8", "call 7");
   }
 

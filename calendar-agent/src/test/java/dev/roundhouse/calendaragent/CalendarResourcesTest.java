@@ -20,7 +20,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,11 +35,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The calendars, categories, audit and prompt as MCP resources: a real hub with the calendar extension over
- * ICS files and the MCP endpoint, read with the MCP Java SDK client.
+ * ICS files and the MCP endpoint, read and subscribed to with the MCP Java SDK client.
  */
 @SuppressWarnings("deprecation") // the SDK deprecates the one-argument request constructors without a replacement this test needs
 class CalendarResourcesTest {
   static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+  /** How often the extension looks at the prompt's override here. */
+  private static final Duration PROMPT_LOOKS = Duration.ofMillis(20);
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   @TempDir Path files;
   TestHub hub;
@@ -46,7 +56,7 @@ class CalendarResourcesTest {
     Files.writeString(holidays, CalendarExtensionTest.ics(CalendarConversationTest.HOLIDAYS));
     CalendarExtension calendar = new CalendarExtension(List.of(
         new CalendarSource("work", work, true, BERLIN),
-        new CalendarSource("holidays", holidays, false, BERLIN)));
+        new CalendarSource("holidays", holidays, false, BERLIN)), ConversationSettings.DEFAULTS, null, Map.of(), PROMPT_LOOKS);
     hub = TestHub.withExtensionsAndMounts(config -> config, List.of(), List.of(calendar), h -> List.of(McpServers.streamableHttp(h)));
     client = connect(Files.readString(McpServers.tokenFile(hub.home())).strip());
   }
@@ -62,14 +72,21 @@ class CalendarResourcesTest {
   }
 
   private McpSyncClient connect(String token) {
+    return connect(token, "planner", uri -> {});
+  }
+
+  /** A client named {@code name} that passes the URI of each {@code resources/updated} to {@code updated}. */
+  private McpSyncClient connect(String token, String name, Consumer<String> updated) {
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(hub.server().url())
         .endpoint(McpServers.PATH)
         .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
         .connectTimeout(Duration.ofSeconds(5))
         .build();
     McpSyncClient mcp = McpClient.sync(transport)
-        .clientInfo(McpSchema.Implementation.builder("planner", "1.0").build())
+        .clientInfo(McpSchema.Implementation.builder(name, "1.0").build())
         .requestTimeout(Duration.ofSeconds(20))
+        // the SDK reads an updated resource before it calls this (so that read is audited too)
+        .resourcesUpdateConsumer(contents -> contents.forEach(content -> updated.accept(content.uri())))
         // the SDK's default validator needs a newer json-schema-validator than the hub ships (as in mcp-server's tests)
         .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
         .build();
@@ -182,5 +199,40 @@ class CalendarResourcesTest {
         .isInstanceOf(McpError.class)
         .hasMessageContaining("is empty; delete it to use the bundled one")
         .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR));
+  }
+
+  /** Takes URIs from {@code updated} until each of {@code expected} came, within the deadline; returns all it took. */
+  private static Set<String> awaitAll(BlockingQueue<String> updated, String... expected) throws InterruptedException {
+    Set<String> seen = new LinkedHashSet<>();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!seen.containsAll(List.of(expected))) {
+      String uri = updated.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      assertThat(uri).as("resources/updated for %s within %s; had %s", List.of(expected), DEADLINE, seen).isNotNull();
+      seen.add(uri);
+    }
+    return seen;
+  }
+
+  @Test
+  void subscribersHearOfAnApprovedProposalAndOfAnEditedPromptOverride() throws Exception {
+    BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+    try (McpSyncClient watcher = connect(Files.readString(McpServers.tokenFile(hub.home())).strip(), "watcher", updated::add)) {
+      for (String uri : List.of("roundhouse://calendars/work", "roundhouse://calendars/holidays", "roundhouse://calendar/audit",
+          "roundhouse://calendar/prompt")) {
+        watcher.subscribeResource(new McpSchema.SubscribeRequest(uri));
+      }
+      long decision = hub.hub().operations().invoke("calendar_stage_create", Actor.USER, Json.tree(Map.of("calendar", "work",
+          "title", "Work - Meetings - Planning", "start", "2026-03-12T10:00[Europe/Berlin]", "end", "2026-03-12T11:00[Europe/Berlin]")))
+          .path("decision").asLong();
+      Set<String> seen = awaitAll(updated, "roundhouse://calendar/audit"); // the stage's audit entry
+
+      hub.hub().operations().invoke("decision_answer", Actor.USER, Json.tree(Map.of("decision", decision, "answer", "approve")));
+      seen.addAll(awaitAll(updated, "roundhouse://calendars/work"));
+      assertThat(json("roundhouse://calendars/work").path("events").asInt()).isEqualTo(2);
+
+      Files.writeString(hub.home().resolve(CalendarPrompt.FILE), "# My calendar prompt, version 7\n\nBe brief.\n");
+      seen.addAll(awaitAll(updated, "roundhouse://calendar/prompt"));
+      assertThat(seen).as("the holidays calendar did not change").doesNotContain("roundhouse://calendars/holidays");
+    }
   }
 }

@@ -31,7 +31,7 @@ final class RealHub implements Hub {
   private final TurnRunner runner;
   private final Transcripts transcripts;
   private final List<HubExtension> extensions = new ArrayList<>();
-  private final dev.roundhouse.hub.ext.ExtensionResources resources = dev.roundhouse.hub.ext.ExtensionResources.create();
+  private final dev.roundhouse.hub.ext.ExtensionResources resources;
   private volatile String url;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
@@ -42,6 +42,7 @@ final class RealHub implements Hub {
     this.token = token;
     this.drivers = drivers;
     this.board = new Board(store);
+    this.resources = dev.roundhouse.hub.ext.ExtensionResources.create(events, config.clock());
     this.operations = OperationRegistry.create();
     BoardOperations.register(operations, board);
     Decisions decisions = new Decisions(store);
@@ -84,6 +85,11 @@ final class RealHub implements Hub {
       @Override
       public void offerResource(dev.roundhouse.hub.ext.ExtensionResource resource) {
         resources.add(resource);
+      }
+
+      @Override
+      public void resourcesChanged(Actor actor, String... uris) {
+        resources.changed(actor, List.of(uris));
       }
     };
     for (HubExtension extension : list) {

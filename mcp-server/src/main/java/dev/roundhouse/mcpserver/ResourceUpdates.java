@@ -4,6 +4,7 @@ import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventStream;
+import dev.roundhouse.hub.ext.ExtensionResources;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
@@ -21,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * project it left when it changed projects (a {@code project_id} change in a {@code task.updated}: a move,
  * or the revert of one); {@code project.*} the
  * project's board and the project list, {@code turn.*} the task's transcript, {@code decision.*} the
- * pending decisions and the task's transcript. Transient events (text deltas) touch nothing: the durable
- * event that sums them up does. Events that arrive together are coalesced, so each URI is notified once per
- * burst. A stream that falls behind is reopened after the last event seen.
+ * pending decisions and the task's transcript; {@code resource.updated} ({@link ExtensionResources#UPDATED},
+ * an extension's word that its resources changed) the URIs it names. The other transient events (text deltas)
+ * touch nothing: the durable event that sums them up does. Events that arrive together are coalesced, so each
+ * URI is notified once per burst. A stream that falls behind is reopened after the last event seen (an
+ * extension's transient report that was dropped with it is lost).
  *
  * <p>Thread-safe: {@link #close()} may be called from any thread; it stops the follower and waits for it.
  */
@@ -102,6 +105,10 @@ final class ResourceUpdates implements AutoCloseable {
 
   /** Adds the URIs {@code event} touches to {@code touched}. */
   void touched(Event event, Set<String> touched) {
+    if (event.type().equals(ExtensionResources.UPDATED)) {
+      event.data().path("uris").forEach(uri -> touched.add(uri.asText()));
+      return;
+    }
     if (event.seq() == 0) {
       return;
     }

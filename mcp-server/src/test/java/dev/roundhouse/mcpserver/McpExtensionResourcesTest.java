@@ -3,6 +3,7 @@ package dev.roundhouse.mcpserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.RoundhouseException;
@@ -18,26 +19,41 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Resources an extension offers, listed and read over MCP beside the hub's own, with clear errors. */
+/**
+ * Resources an extension offers, listed and read over MCP beside the hub's own, with clear errors, and
+ * subscribed to: the changes the extension reports reach the sessions subscribed to those URIs.
+ */
 @SuppressWarnings("deprecation") // the SDK deprecates the one-argument request constructors without a replacement this test needs
 class McpExtensionResourcesTest {
   private static final Set<String> ITEMS = Set.of("lamp", "saw");
 
-  /** Offers an inventory, one item per template value, and a resource whose reader fails unexpectedly. */
-  record ShopExtension(List<ExtensionResource> resources) implements HubExtension {
+  /**
+   * Offers an inventory, one item per template value, and a resource whose reader fails unexpectedly; keeps its
+   * context, through which the tests report changes.
+   */
+  record ShopExtension(List<ExtensionResource> resources, AtomicReference<ExtensionContext> context) implements HubExtension {
+    ShopExtension(List<ExtensionResource> resources) {
+      this(resources, new AtomicReference<>());
+    }
+
     @Override
     public String name() {
       return "shop";
     }
 
     @Override
-    public void start(ExtensionContext context) {
-      resources.forEach(context::offerResource);
+    public void start(ExtensionContext given) {
+      resources.forEach(given::offerResource);
+      context.set(given);
     }
   }
 
@@ -62,10 +78,11 @@ class McpExtensionResourcesTest {
 
   private TestHub hub;
   private String mcpToken;
+  private final ShopExtension shop = new ShopExtension(shop());
 
   @BeforeEach
   void start() throws Exception {
-    hub = TestHub.withExtensionsAndMounts(c -> c, List.of(), List.of(new ShopExtension(shop())), h -> List.of(McpServers.streamableHttp(h)));
+    hub = TestHub.withExtensionsAndMounts(c -> c, List.of(), List.of(shop), h -> List.of(McpServers.streamableHttp(h)));
     mcpToken = Files.readString(McpServers.tokenFile(hub.home())).strip();
   }
 
@@ -131,6 +148,23 @@ class McpExtensionResourcesTest {
           .satisfies(e -> assertThat(code(e)).isEqualTo(McpSchema.ErrorCodes.INTERNAL_ERROR));
       // the session survives the error
       assertThat(client.listResources().resources()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void aChangeTheExtensionReportsReachesTheSessionsSubscribedToThatUriOnly() throws Exception {
+    BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+    try (McpSyncClient client = McpClients.connect(hub.server().url(), mcpToken, "watcher", updated::add)) {
+      client.subscribeResource(new McpSchema.SubscribeRequest("shop://items/lamp"));
+      client.subscribeResource(new McpSchema.SubscribeRequest("shop://inventory"));
+      ExtensionContext context = shop.context().get();
+      context.resourcesChanged(Actor.USER, "shop://items/saw"); // no one subscribed to it
+      context.resourcesChanged(Actor.USER, "shop://items/lamp");
+      assertThat(updated.poll(30, TimeUnit.SECONDS)).as("the template's concrete URI, subscribed to").isEqualTo("shop://items/lamp");
+      context.resourcesChanged(Actor.client("restocker"), "shop://inventory");
+      // an update for shop://items/saw would have gone out before lamp's, and the client would have had it by now
+      assertThat(updated.poll(30, TimeUnit.SECONDS)).as("the next update is the inventory's").isEqualTo("shop://inventory");
+      assertThat(updated).as("nothing for shop://items/saw, which no one subscribed to").isEmpty();
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.ext;
 
+import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
@@ -28,4 +29,15 @@ public interface ExtensionContext {
    * its URI must not be offered already.
    */
   void offerResource(ExtensionResource resource);
+
+  /**
+   * Says that the state behind {@code uris} changed, so the faces that serve resources tell their
+   * subscribers (MCP {@code notifications/resources/updated}): call it after the change, from any thread, with
+   * no lock held. Each URI is one the extension offers, and concrete: {@code roundhouse://calendars/work} for the
+   * template {@code roundhouse://calendars/{calendar}}. Published on the hub's event stream as a transient
+   * {@value ExtensionResources#UPDATED} event by {@code actor} (who made the change); never blocks.
+   *
+   * @throws IllegalArgumentException naming a URI that is not offered or is a template
+   */
+  void resourcesChanged(Actor actor, String... uris);
 }

@@ -1,19 +1,37 @@
 package dev.roundhouse.hub.ext;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventBus;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Pattern;
 
 /**
  * The list behind {@link ExtensionResources}. Thread-safe: a copy-on-write list (resources are added while
  * extensions start and read on every request); {@link #add} checks and appends under one lock, calling
- * nothing else while it holds it; reads take no lock.
+ * nothing else while it holds it; reads and {@link #changed} take no lock ({@link EventBus#publishTransient}
+ * never blocks).
  */
 final class RealExtensionResources implements ExtensionResources {
+  private static final Pattern VARIABLE = Pattern.compile("\\{[a-z][a-z0-9_]*}");
+
   private final CopyOnWriteArrayList<ExtensionResource> resources = new CopyOnWriteArrayList<>();
   private final ReentrantLock adding = new ReentrantLock();
+  private final EventBus events;
+  private final Clock clock;
+
+  RealExtensionResources(EventBus events, Clock clock) {
+    this.events = events;
+    this.clock = clock;
+  }
 
   @Override
   public void add(ExtensionResource resource) {
@@ -54,5 +72,24 @@ final class RealExtensionResources implements ExtensionResources {
       }
     }
     return Optional.empty();
+  }
+
+  @Override
+  public void changed(Actor actor, List<String> uris) {
+    if (uris.isEmpty()) {
+      return;
+    }
+    ObjectNode data = Json.mapper().createObjectNode();
+    ArrayNode named = data.putArray("uris");
+    for (String uri : uris) {
+      if (VARIABLE.matcher(uri).find()) {
+        throw new IllegalArgumentException(uri + " is a template; report the URI that changed, with a value for each variable");
+      }
+      if (find(uri).isEmpty()) {
+        throw new IllegalArgumentException("no offered resource is " + uri + "; an extension reports changes to the resources it offers");
+      }
+      named.add(uri);
+    }
+    events.publishTransient(new Event(0, UPDATED, clock.instant(), actor, null, null, data));
   }
 }
