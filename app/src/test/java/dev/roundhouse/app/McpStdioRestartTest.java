@@ -219,14 +219,7 @@ class McpStdioRestartTest {
 
     @Override
     public void close() {
-      if (process.isAlive()) {
-        process.destroyForcibly();
-        try {
-          process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      RoundhouseProcess.kill(process);
     }
   }
 }

@@ -142,6 +142,11 @@ final class RoundhouseProcess implements AutoCloseable {
 
   @Override
   public void close() {
+    kill(process);
+  }
+
+  /** Kills {@code process} if it still runs, and waits (up to 10 s) for it to end. */
+  static void kill(Process process) {
     if (process.isAlive()) {
       process.destroyForcibly();
       try {

@@ -11,10 +11,6 @@ import dev.roundhouse.calendaragent.browse.NameResolver;
 import dev.roundhouse.calendaragent.browse.SsrfGuard;
 import dev.roundhouse.calendaragent.browse.WebBrowser;
 import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.testing.HttpTestClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -49,7 +45,7 @@ class BrowseTest {
   private int port;
   private final AtomicInteger served = new AtomicInteger();
   private WebBrowser browser;
-  private Hub hub;
+  private CalendarHub calendar;
   private Actor agent;
   private Path work;
 
@@ -104,15 +100,14 @@ class BrowseTest {
         new InetSocketAddress(InetAddress.getByName(PUBLIC), port), new InetSocketAddress(InetAddress.getLoopbackAddress(), port))),
         Clock.systemUTC(), WebBrowser.TIMEOUT);
     work = files.resolve("work.ics");
-    hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(new CalendarExtension(List.of(
-        new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin"))), browser)));
-    invoke("project_create", Actor.USER, "name", "life", "path", Files.createDirectories(files.resolve("life")).toString());
-    agent = Actor.agent(invoke("task_create", Actor.USER, "project", "life", "title", "Courses").get("id").asLong());
+    calendar = CalendarHub.open(home, "Courses", new CalendarExtension(List.of(
+        new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin"))), browser));
+    agent = calendar.agent;
   }
 
   @AfterEach
   void stop() {
-    hub.close();
+    calendar.close();
     server.stop(0);
   }
 
@@ -148,9 +143,6 @@ class BrowseTest {
     exchange.close();
   }
 
-  private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {
@@ -219,21 +211,21 @@ class BrowseTest {
 
   @Test
   void anIcsIsOfferedAsEventsToStageAndBrowsingIsAudited() throws IOException {
-    JsonNode page = invoke("calendar_browse", agent, "url", "http://calendar.example.org:" + port + "/course.ics");
+    JsonNode page = calendar.invoke("calendar_browse", agent, "url", "http://calendar.example.org:" + port + "/course.ics");
     assertThat(page.get("kind").asText()).isEqualTo("calendar");
     List<JsonNode> events = StreamSupport.stream(page.get("events").spliterator(), false).toList();
     assertThat(events).extracting(e -> e.get("title").asText() + " " + e.get("start").asText() + " " + e.path("rrule").asText())
         .containsExactly("Algorithms lecture 2026-04-13T10:00[Europe/Berlin] FREQ=WEEKLY;COUNT=12", "Algorithms exam 2026-07-20 ");
     JsonNode lecture = events.getFirst();
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Study - Algorithms - " + lecture.get("title").asText(),
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Study - Algorithms - " + lecture.get("title").asText(),
         "start", lecture.get("start").asText(), "end", lecture.get("end").asText(), "location", lecture.get("location").asText())
         .get("decision").asLong();
-    invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
+    calendar.invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
     assertThat(Files.readString(work)).contains("SUMMARY:Study - Algorithms - Algorithms lecture", "DTSTART;TZID=Europe/Berlin:20260413T100000");
 
-    assertThatThrownBy(() -> invoke("calendar_browse", agent, "url", "http://169.254.169.254/latest/meta-data/"))
+    assertThatThrownBy(() -> calendar.invoke("calendar_browse", agent, "url", "http://169.254.169.254/latest/meta-data/"))
         .isInstanceOf(SsrfGuard.Refused.class);
-    List<String> audit = StreamSupport.stream(invoke("calendar_audit", Actor.USER).get("entries").spliterator(), false)
+    List<String> audit = StreamSupport.stream(calendar.invoke("calendar_audit", Actor.USER).get("entries").spliterator(), false)
         .filter(e -> e.get("operation").asText().equals("calendar_browse")).map(e -> e.get("summary").asText()).toList();
     assertThat(audit).hasSize(2);
     assertThat(audit.get(0)).startsWith("refused: host '169.254.169.254' is 169.254.169.254, a link-local address");

@@ -7,9 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.calendaragent.caldav.CalDavCollection;
 import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.decisions.Decision;
 import java.io.IOException;
@@ -33,6 +30,7 @@ class CalDavTest {
   @TempDir Path home;
 
   private URI team;
+  private CalendarHub calendar;
   private Hub hub;
   private CalendarExtension extension;
   private Actor agent;
@@ -57,22 +55,19 @@ class CalDavTest {
     team = radicale.calendar("team");
     extension = new CalendarExtension(List.of(CalendarSource.calDav("team", team, RadicaleServer.USER,
         Password.fromEnv("TEAM_PASSWORD", Map.of("TEAM_PASSWORD", RadicaleServer.PASSWORD)), true, ZoneId.of("Europe/Berlin"))));
-    hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(extension));
-    invoke("project_create", Actor.USER, "name", "life", "path", Files.createDirectories(home.resolve("life")).toString());
-    agent = Actor.agent(invoke("task_create", Actor.USER, "project", "life", "title", "Plan").get("id").asLong());
+    calendar = CalendarHub.open(home, "Plan", extension);
+    hub = calendar.hub;
+    agent = calendar.agent;
   }
 
   @AfterEach
   void close() {
-    hub.close();
+    calendar.close();
   }
 
-  private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
-  }
 
   private void approve(long decision) {
-    invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
+    calendar.invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
   }
 
   private CalDavCollection collection() {
@@ -80,7 +75,7 @@ class CalDavTest {
   }
 
   private List<String> titles(String from, String to) {
-    JsonNode events = invoke("calendar_events", agent, "calendar", "team", "from", from, "to", to);
+    JsonNode events = calendar.invoke("calendar_events", agent, "calendar", "team", "from", from, "to", to);
     return StreamSupport.stream(events.get("events").spliterator(), false)
         .map(e -> e.get("start_local").asText() + " " + e.get("title").asText()).toList();
   }
@@ -91,7 +86,7 @@ class CalDavTest {
 
   @Test
   void anApprovedCreateIsOnTheServerAndNothingIsWrittenBefore() {
-    JsonNode staged = invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Planning",
+    JsonNode staged = calendar.invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Planning",
         "start", "2026-03-12T10:00[Europe/Berlin]", "end", "2026-03-12T11:30[Europe/Berlin]", "location", "Room 1");
     long decision = staged.get("decision").asLong();
     assertThat(radicale.objects(team)).isEmpty();
@@ -109,7 +104,7 @@ class CalDavTest {
   @Test
   void aChangeBehindOurBackMakesTheApprovalAConflictAndTheServerCopyStays() {
     seed("weekly.ics", WEEKLY);
-    long decision = invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "all",
+    long decision = calendar.invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "all",
         "title", "Work - Team - Weekly sync").get("decision").asLong();
     assertThat(hub.decisions().get(decision).orElseThrow().request().at("/before/etag").asText()).startsWith("\"");
     // someone edits the event in another client
@@ -126,17 +121,17 @@ class CalDavTest {
   @Test
   void anApprovedUpdateAndDeleteUseTheEtagAndKeepTheRule() {
     seed("weekly.ics", WEEKLY);
-    long rename = invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "all",
+    long rename = calendar.invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "all",
         "title", "Work - Team - Weekly sync").get("decision").asLong();
     approve(rename);
     assertThat(radicale.objects(team)).singleElement().asString().contains("SUMMARY:Work - Team - Weekly sync", "RRULE:FREQ=WEEKLY;COUNT=6");
-    long skip = invoke("calendar_stage_delete", agent, "calendar", "team", "uid", "weekly", "scope", "this",
+    long skip = calendar.invoke("calendar_stage_delete", agent, "calendar", "team", "uid", "weekly", "scope", "this",
         "recurrence_id", "2026-03-09T09:00[Europe/Berlin]").get("decision").asLong();
     approve(skip);
     assertThat(radicale.objects(team)).singleElement().asString().contains("EXDATE;TZID=Europe/Berlin:20260309T090000");
     assertThat(titles("2026-03-01T00:00[Europe/Berlin]", "2026-03-17T00:00[Europe/Berlin]"))
         .containsExactly("2026-03-02T09:00 Work - Team - Weekly sync", "2026-03-16T09:00 Work - Team - Weekly sync");
-    long delete = invoke("calendar_stage_delete", agent, "calendar", "team", "uid", "weekly").get("decision").asLong();
+    long delete = calendar.invoke("calendar_stage_delete", agent, "calendar", "team", "uid", "weekly").get("decision").asLong();
     approve(delete);
     assertThat(radicale.objects(team)).isEmpty();
     assertThat(collection().requestCounts()).containsEntry("DELETE", 1L);
@@ -145,7 +140,7 @@ class CalDavTest {
   @Test
   void thisAndFollowingOnTheServerTruncatesOneObjectAndCreatesAnother() {
     seed("weekly.ics", WEEKLY);
-    approve(invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "following",
+    approve(calendar.invoke("calendar_stage_update", agent, "calendar", "team", "uid", "weekly", "scope", "following",
         "recurrence_id", "2026-03-23T09:00[Europe/Berlin]", "start", "2026-03-23T10:00[Europe/Berlin]").get("decision").asLong());
     List<String> objects = radicale.objects(team);
     assertThat(objects).hasSize(2);
@@ -160,7 +155,7 @@ class CalDavTest {
 
   @Test
   void aRetriedApprovalCreatesExactlyOneEvent() {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Retro",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     Decision staged = hub.decisions().get(decision).orElseThrow();
     // an earlier approval wrote the event and the hub stopped before recording the answer
@@ -179,7 +174,7 @@ class CalDavTest {
 
   @Test
   void aCreateOverADifferentEventWithTheSameUidIsAConflict() {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Retro",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "team", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     String uid = CalendarExtension.uidFor(decision);
     String old = WEEKLY.replace("UID:weekly", "UID:" + uid);

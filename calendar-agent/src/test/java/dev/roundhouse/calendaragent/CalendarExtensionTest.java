@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.decisions.Decision;
 import java.io.IOException;
@@ -33,6 +30,7 @@ class CalendarExtensionTest {
 
   private Path work;
   private Path holidays;
+  private CalendarHub calendar;
   private Hub hub;
   private Actor agent;
   private long task;
@@ -109,29 +107,26 @@ class CalendarExtensionTest {
         SUMMARY:Public - Holiday - Easter
         END:VEVENT
         """));
-    hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(new CalendarExtension(List.of(
+    calendar = CalendarHub.open(home, "Plan my month", new CalendarExtension(List.of(
         new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin")),
-        new CalendarSource("holidays", holidays, false, ZoneId.of("Europe/Berlin"))))));
-    invoke("project_create", Actor.USER, "name", "life", "path", Files.createDirectories(files.resolve("life")).toString());
-    task = invoke("task_create", Actor.USER, "project", "life", "title", "Plan my month").get("id").asLong();
+        new CalendarSource("holidays", holidays, false, ZoneId.of("Europe/Berlin")))));
+    hub = calendar.hub;
+    task = calendar.task;
     agent = Actor.agent(task);
   }
 
   @AfterEach
   void close() {
-    hub.close();
+    calendar.close();
   }
 
   static String ics(String events) {
     return HEADER + events.replace("\n", "\r\n") + FOOTER;
   }
 
-  private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
-  }
 
   private JsonNode answer(long decision, String answer) {
-    return invoke("decision_answer", Actor.USER, "decision", decision, "answer", answer);
+    return calendar.invoke("decision_answer", Actor.USER, "decision", decision, "answer", answer);
   }
 
   private static List<JsonNode> list(JsonNode array) {
@@ -160,7 +155,7 @@ class CalendarExtensionTest {
 
   @Test
   void weeklyRuleAcrossDstAppliesRdateExdateAndMovedAndCancelledOverrides() {
-    JsonNode events = invoke("calendar_events", agent, "calendar", "work",
+    JsonNode events = calendar.invoke("calendar_events", agent, "calendar", "work",
         "from", "2026-03-01T00:00[America/New_York]", "to", "2026-04-01T00:00[America/New_York]");
     // Mar 2 EST; Mar 4 from RDATE; Mar 9 excluded; Mar 16 moved to 11:00 EDT; Mar 23 cancelled; Mar 30 EDT
     assertThat(field(events, "standup", e -> e.get("start").asText())).containsExactly(
@@ -176,15 +171,15 @@ class CalendarExtensionTest {
 
   @Test
   void movedOccurrenceLeavesItsOriginalSlotAndAppearsAtItsNewTime() {
-    JsonNode original = invoke("calendar_events", Actor.USER, "from", "2026-03-16T08:00[America/New_York]", "to", "2026-03-16T10:00[America/New_York]");
+    JsonNode original = calendar.invoke("calendar_events", Actor.USER, "from", "2026-03-16T08:00[America/New_York]", "to", "2026-03-16T10:00[America/New_York]");
     assertThat(field(original, "standup", e -> e.get("start").asText())).isEmpty();
-    JsonNode moved = invoke("calendar_events", Actor.USER, "from", "2026-03-16T10:30[America/New_York]", "to", "2026-03-16T12:00[America/New_York]");
+    JsonNode moved = calendar.invoke("calendar_events", Actor.USER, "from", "2026-03-16T10:30[America/New_York]", "to", "2026-03-16T12:00[America/New_York]");
     assertThat(field(moved, "standup", e -> e.get("start").asText())).containsExactly("2026-03-16T15:00:00Z");
   }
 
   @Test
   void allDayAndFloatingEventsAreReadInTheCalendarZone() {
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-04T00:00[Europe/Berlin]", "to", "2026-03-08T00:00[Europe/Berlin]");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-04T00:00[Europe/Berlin]", "to", "2026-03-08T00:00[Europe/Berlin]");
     assertThat(field(events, "trip", e -> e.get("start_local").asText() + "/" + e.get("end_local").asText()))
         .containsExactly("2026-03-05/2026-03-06", "2026-03-06/2026-03-07");
     assertThat(field(events, "trip", e -> e.get("start").asText())).containsExactly("2026-03-04T23:00:00Z", "2026-03-05T23:00:00Z");
@@ -205,7 +200,7 @@ class CalendarExtensionTest {
         SUMMARY:Spam - Spam - Every second
         END:VEVENT
         """));
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-01T00:00Z", "to", "2026-04-01T00:00Z");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-01T00:00Z", "to", "2026-04-01T00:00Z");
     assertThat(events.get("capped").asBoolean()).isTrue();
     assertThat(events.get("count").asInt()).isLessThanOrEqualTo(Expansion.MAX_OCCURRENCES).isPositive();
     assertThat(events.get("note").asText()).contains("capped");
@@ -213,22 +208,22 @@ class CalendarExtensionTest {
 
   @Test
   void searchFreeBusyOneEventAndTheList() {
-    JsonNode found = invoke("calendar_search", Actor.USER, "text", "studio", "from", "2026-03-01T00:00Z", "to", "2026-04-01T00:00Z");
+    JsonNode found = calendar.invoke("calendar_search", Actor.USER, "text", "studio", "from", "2026-03-01T00:00Z", "to", "2026-04-01T00:00Z");
     assertThat(field(found, "gym", e -> e.get("title").asText())).containsExactly("Health - Sport - Gym");
 
-    JsonNode busy = invoke("calendar_free_busy", Actor.USER, "from", "2026-03-04T00:00[Europe/Berlin]", "to", "2026-03-05T00:00[Europe/Berlin]");
+    JsonNode busy = calendar.invoke("calendar_free_busy", Actor.USER, "from", "2026-03-04T00:00[Europe/Berlin]", "to", "2026-03-05T00:00[Europe/Berlin]");
     // the gym (07:00-08:00Z) and the RDATE standup (14:00-14:30Z); the transparent trip is free
     assertThat(list(busy.get("busy"))).extracting(b -> b.get("start").asText() + "-" + b.get("end").asText())
         .containsExactly("2026-03-04T07:00:00Z-2026-03-04T08:00:00Z", "2026-03-04T14:00:00Z-2026-03-04T14:30:00Z");
 
-    JsonNode one = invoke("calendar_event", Actor.USER, "calendar", "work", "uid", "standup", "recurrence_id", "2026-03-16T09:00[America/New_York]");
+    JsonNode one = calendar.invoke("calendar_event", Actor.USER, "calendar", "work", "uid", "standup", "recurrence_id", "2026-03-16T09:00[America/New_York]");
     assertThat(one.get("rrule").asText()).isEqualTo("FREQ=WEEKLY;COUNT=5");
     assertThat(one.get("overrides").asInt()).isEqualTo(2);
     assertThat(one.at("/occurrence/start").asText()).isEqualTo("2026-03-16T15:00:00Z");
-    assertThatThrownBy(() -> invoke("calendar_event", Actor.USER, "calendar", "work", "uid", "standup", "recurrence_id", "2026-03-23T09:00[America/New_York]"))
+    assertThatThrownBy(() -> calendar.invoke("calendar_event", Actor.USER, "calendar", "work", "uid", "standup", "recurrence_id", "2026-03-23T09:00[America/New_York]"))
         .isInstanceOf(RoundhouseException.NotFound.class).hasMessageContaining("cancelled");
 
-    JsonNode calendars = invoke("calendar_list", Actor.USER);
+    JsonNode calendars = calendar.invoke("calendar_list", Actor.USER);
     assertThat(list(calendars.get("calendars"))).extracting(c -> c.get("id").asText() + ":" + c.get("writable").asBoolean())
         .containsExactly("work:true", "holidays:false");
     assertThat(list(calendars.get("categories"))).extracting(JsonNode::asText)
@@ -237,9 +232,9 @@ class CalendarExtensionTest {
 
   @Test
   void timesWithoutAZoneAreRefused() {
-    assertThatThrownBy(() -> invoke("calendar_events", Actor.USER, "from", "2026-03-01T00:00", "to", "2026-04-01T00:00Z"))
+    assertThatThrownBy(() -> calendar.invoke("calendar_events", Actor.USER, "from", "2026-03-01T00:00", "to", "2026-04-01T00:00Z"))
         .isInstanceOf(RoundhouseException.InvalidInput.class).hasMessageContaining("has no zone");
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - X",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - X",
             "start", "2026-03-02T09:00+05:00[Europe/Berlin]", "end", "2026-03-02T10:00[Europe/Berlin]"))
         .isInstanceOf(RoundhouseException.InvalidInput.class).hasMessageContaining("is not the offset of Europe/Berlin");
   }
@@ -249,7 +244,7 @@ class CalendarExtensionTest {
   @Test
   void approvedCreateIsWrittenExactlyOnceAndOnlyAfterApproval() throws IOException {
     String before = Files.readString(work);
-    JsonNode staged = invoke("calendar_stage_create", agent, "calendar", "work",
+    JsonNode staged = calendar.invoke("calendar_stage_create", agent, "calendar", "work",
         "title", "  work -  meetings   - Planning  ", "start", "2026-03-12T10:00[Europe/Berlin]", "end", "2026-03-12T11:30[Europe/Berlin]",
         "location", "Room 1; 2nd floor");
     long decision = staged.get("decision").asLong();
@@ -265,7 +260,7 @@ class CalendarExtensionTest {
     assertThat(pending.request().at("/after/start").asText()).isEqualTo("2026-03-12T09:00:00Z");
     assertThat(pending.request().at("/after/zone").asText()).isEqualTo("Europe/Berlin");
 
-    assertThatThrownBy(() -> invoke("decision_answer", agent, "decision", decision, "answer", "approve"))
+    assertThatThrownBy(() -> calendar.invoke("decision_answer", agent, "decision", decision, "answer", "approve"))
         .isInstanceOf(RoundhouseException.class).hasMessageContaining("a person must");
     assertThat(Files.readString(work)).isEqualTo(before);
 
@@ -278,14 +273,14 @@ class CalendarExtensionTest {
     assertThatThrownBy(() -> answer(decision, "approve")).isInstanceOf(RoundhouseException.Conflict.class);
     assertThat(Files.readString(work)).isEqualTo(after);
 
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-12T00:00Z", "to", "2026-03-13T00:00Z");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-12T00:00Z", "to", "2026-03-13T00:00Z");
     assertThat(field(events, uid, e -> e.get("start").asText() + " " + e.get("zone").asText() + " " + e.get("location").asText()))
         .containsExactly("2026-03-12T09:00:00Z Europe/Berlin Room 1; 2nd floor");
   }
 
   @Test
   void aRetriedCommitFindsItsEventAndWritesNothing() throws IOException {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     // as if an earlier approval wrote the event and the hub stopped before recording the answer
     String written = IcsText.withEvent(Files.readString(work), ProposalCommits.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
@@ -297,7 +292,7 @@ class CalendarExtensionTest {
 
   @Test
   void aCreateWhoseUidHoldsADifferentEventIsAConflictNotADuplicateOrALoss() throws IOException {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     // an event left by an earlier database whose decision ids restarted: same UID, other content
     String uid = CalendarExtension.uidFor(decision);
@@ -313,7 +308,7 @@ class CalendarExtensionTest {
   @Test
   void rejectWritesNothing() throws IOException {
     String before = Files.readString(work);
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Nope",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Nope",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     answer(decision, "reject");
     assertThat(Files.readString(work)).isEqualTo(before);
@@ -322,16 +317,16 @@ class CalendarExtensionTest {
 
   @Test
   void stagingIsRefusedForReadOnlyCalendarsBadTitlesAndBackwardTimes() {
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "holidays", "title", "Public - Holiday - Mine",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "holidays", "title", "Public - Holiday - Mine",
             "start", "2026-03-13", "all_day", true))
         .isInstanceOf(RoundhouseException.Forbidden.class).hasMessageContaining("calendar 'holidays' is read-only");
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "work", "title", "Dentist",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Dentist",
             "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z"))
         .isInstanceOf(RoundhouseException.InvalidInput.class).hasMessageContaining("Category - SubCategory - Title");
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "work", "title", "A - B - C",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "A - B - C",
             "start", "2026-03-13T10:00Z", "end", "2026-03-13T09:00Z"))
         .isInstanceOf(RoundhouseException.InvalidInput.class).hasMessageContaining("is not after start");
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "nope", "title", "A - B - C",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "nope", "title", "A - B - C",
             "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z"))
         .isInstanceOf(RoundhouseException.NotFound.class).hasMessageContaining("no calendar 'nope'");
     assertThat(hub.operations().invoke("decision_list", Actor.USER, null).get("pending").asInt()).isZero();
@@ -339,32 +334,32 @@ class CalendarExtensionTest {
 
   @Test
   void aStageThatDuplicatesAnExistingEventIsFlagged() {
-    JsonNode staged = invoke("calendar_stage_create", agent, "calendar", "work", "title", "work - meetings - sprint review",
+    JsonNode staged = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "work - meetings - sprint review",
         "start", "2026-03-10T14:00[Europe/Berlin]", "end", "2026-03-10T15:00[Europe/Berlin]");
     assertThat(list(staged.get("duplicates"))).extracting(d -> d.get("uid").asText()).containsExactly("review");
     Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
     assertThat(decision.title()).contains("possible duplicate");
     assertThat(decision.request().at("/duplicates/0/uid").asText()).isEqualTo("review");
 
-    JsonNode fresh = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Sprint review",
+    JsonNode fresh = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Sprint review",
         "start", "2026-03-10T15:00[Europe/Berlin]", "end", "2026-03-10T16:00[Europe/Berlin]");
     assertThat(fresh.get("duplicates")).isEmpty();
   }
 
   @Test
   void allDayAndBatchCreatesAreEachTheirOwnDecision() throws IOException {
-    JsonNode batch = invoke("calendar_stage_batch_create", agent, "events", List.of(
+    JsonNode batch = calendar.invoke("calendar_stage_batch_create", agent, "events", List.of(
         Map.of("calendar", "work", "title", "Private - Travel - Porto", "start", "2026-05-01", "end", "2026-05-03", "all_day", true),
         Map.of("calendar", "work", "title", "Work - Course - Lecture 1", "start", "2026-05-04T10:00[Europe/Berlin]", "end", "2026-05-04T12:00[Europe/Berlin]")));
     List<JsonNode> proposals = list(batch.get("proposals"));
     assertThat(proposals).hasSize(2);
     answer(proposals.get(0).get("decision").asLong(), "approve");
     answer(proposals.get(1).get("decision").asLong(), "reject");
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-05-01T00:00[Europe/Berlin]", "to", "2026-05-05T00:00[Europe/Berlin]");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-05-01T00:00[Europe/Berlin]", "to", "2026-05-05T00:00[Europe/Berlin]");
     assertThat(list(events.get("events"))).extracting(e -> e.get("title").asText() + " " + e.get("all_day").asBoolean() + " " + e.get("end_local").asText())
         .containsExactly("Private - Travel - Porto true 2026-05-03");
 
-    assertThatThrownBy(() -> invoke("calendar_stage_batch_create", agent, "events", List.of(
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_batch_create", agent, "events", List.of(
             Map.of("calendar", "work", "title", "A - B - C", "start", "2026-05-01T10:00Z", "end", "2026-05-01T11:00Z"),
             Map.of("calendar", "work", "title", "A - B - D", "start", "2026-05-01T10:00"))))
         .hasMessageContaining("events[1]");
@@ -373,7 +368,7 @@ class CalendarExtensionTest {
   @Test
   void approvedDeleteRemovesTheWholeSeriesAndNothingElse() throws IOException {
     String before = Files.readString(work);
-    JsonNode staged = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup");
+    JsonNode staged = calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup");
     Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
     assertThat(decision.request().at("/before/rrule").asText()).isEqualTo("FREQ=WEEKLY;COUNT=5");
     assertThat(decision.request().get("after").isNull()).isTrue();
@@ -386,7 +381,7 @@ class CalendarExtensionTest {
 
   @Test
   void aDeleteOfAnEventChangedSinceStagingIsRefusedAndStaysPending() throws IOException {
-    long decision = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "review").get("decision").asLong();
+    long decision = calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "review").get("decision").asLong();
     Files.writeString(work, Files.readString(work).replace("Sprint review", "Sprint review (edited)"));
     assertThatThrownBy(() -> answer(decision, "approve")).hasMessageContaining("changed since proposal");
     assertThat(hub.decisions().get(decision).orElseThrow().pending()).isTrue();
@@ -394,14 +389,14 @@ class CalendarExtensionTest {
   }
 
   private List<String> standupStarts() {
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work",
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work",
         "from", "2026-03-01T00:00[America/New_York]", "to", "2026-04-01T00:00[America/New_York]");
     return field(events, "standup", e -> e.get("start_local").asText() + " " + e.get("title").asText());
   }
 
   @Test
   void updatingOneOccurrenceWritesAnOverrideAndKeepsTheSeries() throws IOException {
-    JsonNode staged = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
+    JsonNode staged = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-30T09:00[America/New_York]", "start", "2026-03-30T10:00[America/New_York]");
     Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
     assertThat(decision.title()).isEqualTo("Change \"Work - Team - Standup\" (one occurrence, 2026-03-30T09:00) in work");
@@ -418,7 +413,7 @@ class CalendarExtensionTest {
 
   @Test
   void updatingAnOverriddenOccurrenceEditsThatOverride() throws IOException {
-    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
+    long id = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-16T09:00[America/New_York]", "title", "Work - Team - Standup (in the big room)").get("decision").asLong();
     answer(id, "approve");
     assertThat(count(Files.readString(work), "RECURRENCE-ID;TZID=America/New_York:20260316T090000")).isEqualTo(1);
@@ -427,12 +422,12 @@ class CalendarExtensionTest {
 
   @Test
   void aWholeSeriesUpdateRetitlesTheSeriesButKeepsOverridesOwnTitles() {
-    assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "title", "Work - Team - Daily"))
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "title", "Work - Team - Daily"))
         .hasMessageContaining("say scope 'this'");
-    assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
             "end", "2026-03-02T10:00[America/New_York]"))
         .hasMessageContaining("end alone is not enough");
-    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
+    long id = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
     assertThat(hub.decisions().get(id).orElseThrow().title()).isEqualTo("Change \"Work - Team - Daily\" (whole series) in work");
     answer(id, "approve");
     assertThat(standupStarts()).containsExactly(
@@ -442,7 +437,7 @@ class CalendarExtensionTest {
 
   @Test
   void movingASingleEventKeepsItsDurationAndARetriedCommitWritesNothing() throws IOException {
-    long id = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
+    long id = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
         .get("decision").asLong();
     Decision decision = hub.decisions().get(id).orElseThrow();
     // as if an earlier approval wrote the change and the hub stopped before recording the answer
@@ -450,17 +445,17 @@ class CalendarExtensionTest {
     Files.writeString(work, written);
     answer(id, "approve");
     assertThat(Files.readString(work)).isEqualTo(written);
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-10T00:00Z", "to", "2026-03-11T00:00Z");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-10T00:00Z", "to", "2026-03-11T00:00Z");
     assertThat(field(events, "review", e -> e.get("start_local").asText() + "-" + e.get("end_local").asText()))
         .containsExactly("2026-03-10T16:00-2026-03-10T17:00");
   }
 
   @Test
   void deletingOneOccurrenceAddsAnExdateInTheSeriesZone() throws IOException {
-    long first = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
+    long first = calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-02T09:00[America/New_York]").get("decision").asLong();
     answer(first, "approve");
-    long moved = invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
+    long moved = calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-16T09:00[America/New_York]").get("decision").asLong();
     answer(moved, "approve");
     String text = Files.readString(work);
@@ -471,16 +466,16 @@ class CalendarExtensionTest {
 
   @Test
   void queriesStagesApprovalsRejectionsAndRefusalsAreAudited() {
-    invoke("calendar_events", agent, "from", "2026-03-01T00:00Z", "to", "2026-03-02T00:00Z");
-    long approved = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - One",
+    calendar.invoke("calendar_events", agent, "from", "2026-03-01T00:00Z", "to", "2026-03-02T00:00Z");
+    long approved = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - One",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
-    long rejected = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Two",
+    long rejected = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Two",
         "start", "2026-03-14T10:00Z", "end", "2026-03-14T11:00Z").get("decision").asLong();
     answer(approved, "approve");
-    invoke("decision_answer", Actor.USER, "decision", rejected, "answer", "reject", "message", "not that day");
-    assertThatThrownBy(() -> invoke("calendar_stage_create", agent, "calendar", "holidays", "title", "A - B - C", "start", "2026-03-13", "all_day", true));
+    calendar.invoke("decision_answer", Actor.USER, "decision", rejected, "answer", "reject", "message", "not that day");
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_create", agent, "calendar", "holidays", "title", "A - B - C", "start", "2026-03-13", "all_day", true));
 
-    List<String> audit = list(invoke("calendar_audit", Actor.USER).get("entries")).stream()
+    List<String> audit = list(calendar.invoke("calendar_audit", Actor.USER).get("entries")).stream()
         .map(e -> e.get("operation").asText() + " " + e.get("actor").asText() + " " + e.get("summary").asText()).toList();
     assertThat(audit).hasSize(6);
     assertThat(audit.get(0)).startsWith("calendar_stage_create agent:" + task + " refused: calendar 'holidays' is read-only");

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventStream;
 import dev.roundhouse.hub.ext.ExtensionResources;
-import dev.roundhouse.hub.testing.HttpTestClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +35,7 @@ class CalendarResourceChangesTest {
   @TempDir Path files;
 
   private Path work;
+  private CalendarHub calendar;
   private Hub hub;
   private Actor agent;
 
@@ -47,21 +45,18 @@ class CalendarResourceChangesTest {
     Path holidays = files.resolve("holidays.ics");
     Files.writeString(work, CalendarExtensionTest.ics(CalendarExtensionTest.STANDUP));
     Files.writeString(holidays, CalendarExtensionTest.ics(CalendarConversationTest.HOLIDAYS));
-    hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(new CalendarExtension(List.of(
+    calendar = CalendarHub.open(home, "Plan my month", new CalendarExtension(List.of(
         new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin")),
-        new CalendarSource("holidays", holidays, false, ZoneId.of("Europe/Berlin"))))));
-    invoke("project_create", Actor.USER, "name", "life", "path", Files.createDirectories(files.resolve("life")).toString());
-    agent = Actor.agent(invoke("task_create", Actor.USER, "project", "life", "title", "Plan my month").get("id").asLong());
+        new CalendarSource("holidays", holidays, false, ZoneId.of("Europe/Berlin")))));
+    hub = calendar.hub;
+    agent = calendar.agent;
   }
 
   @AfterEach
   void close() {
-    hub.close();
+    calendar.close();
   }
 
-  private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
-  }
 
   /** A stream of what happens from now on, caught up (live), so transient and stored events come in the order published. */
   private EventStream fromNow() throws InterruptedException {
@@ -73,7 +68,7 @@ class CalendarResourceChangesTest {
   /** Approves {@code decision} and returns the URIs reported meanwhile, in order (every report comes before the answer's event). */
   private List<String> approve(long decision) throws InterruptedException {
     try (EventStream stream = fromNow()) {
-      invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
+      calendar.invoke("decision_answer", Actor.USER, "decision", decision, "answer", "approve");
       List<String> uris = new ArrayList<>();
       while (true) {
         Event event = stream.next(DEADLINE).orElseThrow(() -> new AssertionError("no decision.answered within " + DEADLINE));
@@ -90,7 +85,7 @@ class CalendarResourceChangesTest {
 
   @Test
   void anApprovedCreateNotifiesItsCalendarTheListingNewCategoriesAndTheAuditButNoOtherCalendar() throws Exception {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Home - Family - Dinner",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Home - Family - Dinner",
         "start", "2026-03-12T19:00[Europe/Berlin]", "end", "2026-03-12T21:00[Europe/Berlin]").get("decision").asLong();
     assertThat(approve(decision)).containsExactly(
         WORK, "roundhouse://calendars", "roundhouse://calendar/categories", // one more event, a new category
@@ -100,7 +95,7 @@ class CalendarResourceChangesTest {
   @Test
   void aMoveThatKeepsTheListingNotifiesTheCalendarAndTheAuditOnly() throws Exception {
     String before = Files.readString(work);
-    long decision = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
+    long decision = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
         .get("decision").asLong();
     assertThat(approve(decision)).as("same number of events, same categories").containsExactly(WORK, AUDIT);
     assertThat(Files.readString(work)).isNotEqualTo(before);
@@ -108,7 +103,7 @@ class CalendarResourceChangesTest {
 
   @Test
   void aRetriedCommitThatWritesNothingNotifiesTheAuditOnly() throws Exception {
-    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
         "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
     // as if an earlier approval wrote the event and the hub stopped before recording the answer
     String written = IcsText.withEvent(Files.readString(work), ProposalCommits.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
@@ -120,12 +115,12 @@ class CalendarResourceChangesTest {
   @Test
   void everyAuditEntryNotifiesTheAuditAsItsActor() throws Exception {
     try (EventStream stream = fromNow()) {
-      invoke("calendar_list", agent);
+      calendar.invoke("calendar_list", agent);
       Event event = stream.next(DEADLINE).orElseThrow();
       assertThat(event.type()).isEqualTo(ExtensionResources.UPDATED);
       assertThat(event.actor()).isEqualTo(agent);
       assertThat(event.data().path("uris").toString()).isEqualTo("[\"" + AUDIT + "\"]");
-      invoke("calendar_audit", Actor.USER);
+      calendar.invoke("calendar_audit", Actor.USER);
       assertThat(stream.next(Duration.ZERO)).as("reading the audit is not audited, so it notifies nothing").isEmpty();
     }
   }

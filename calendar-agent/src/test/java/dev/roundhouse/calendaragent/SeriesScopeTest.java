@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.testing.HttpTestClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,35 +26,31 @@ class SeriesScopeTest {
   @TempDir Path home;
   @TempDir Path files;
   private Path work;
-  private Hub hub;
+  private CalendarHub calendar;
   private Actor agent;
 
   @BeforeEach
   void open() throws IOException {
     work = files.resolve("work.ics");
     Files.writeString(work, CalendarExtensionTest.ics(CalendarExtensionTest.STANDUP));
-    hub = Hub.open(HubConfig.forHome(home), List.of(), List.of(new CalendarExtension(List.of(
-        new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin"))))));
-    invoke("project_create", Actor.USER, "name", "life", "path", Files.createDirectories(files.resolve("life")).toString());
-    agent = Actor.agent(invoke("task_create", Actor.USER, "project", "life", "title", "Plan").get("id").asLong());
+    calendar = CalendarHub.open(home, "Plan", new CalendarExtension(List.of(
+        new CalendarSource("work", work, true, ZoneId.of("Europe/Berlin")))));
+    agent = calendar.agent;
   }
 
   @AfterEach
   void close() {
-    hub.close();
+    calendar.close();
   }
 
-  private JsonNode invoke(String operation, Actor actor, Object... keyValues) {
-    return hub.operations().invoke(operation, actor, Json.tree(HttpTestClient.map(keyValues)));
-  }
 
   private void approve(JsonNode staged) {
-    invoke("decision_answer", Actor.USER, "decision", staged.get("decision").asLong(), "answer", "approve");
+    calendar.invoke("decision_answer", Actor.USER, "decision", staged.get("decision").asLong(), "answer", "approve");
   }
 
   /** The standup occurrences in March: "instant local title". */
   private List<String> standups() {
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work",
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work",
         "from", "2026-03-01T00:00[America/New_York]", "to", "2026-04-01T00:00[America/New_York]");
     return StreamSupport.stream(events.get("events").spliterator(), false)
         .filter(e -> e.get("title").asText().startsWith("Work - Team"))
@@ -67,7 +59,7 @@ class SeriesScopeTest {
 
   @Test
   void thisAndFollowingSplitsTheSeriesAndMovesOverridesAcrossDst() throws IOException {
-    JsonNode staged = invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this and following",
+    JsonNode staged = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this and following",
         "recurrence_id", "2026-03-16T09:00[America/New_York]", "start", "2026-03-16T10:00[America/New_York]", "title", "Work - Team - Standup v2");
     assertThat(Files.readString(work)).isEqualTo(CalendarExtensionTest.ics(CalendarExtensionTest.STANDUP));
     approve(staged);
@@ -92,27 +84,27 @@ class SeriesScopeTest {
 
   @Test
   void deletingThisAndFollowingEndsTheSeriesBeforeTheCut() throws IOException {
-    approve(invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "following",
+    approve(calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "following",
         "recurrence_id", "2026-03-16T09:00[America/New_York]"));
     assertThat(standups()).containsExactly(
         "2026-03-02T14:00:00Z 2026-03-02T09:00 Work - Team - Standup", "2026-03-04T14:00:00Z 2026-03-04T09:00 Work - Team - Standup");
     String text = Files.readString(work);
     assertThat(text).contains("RRULE:FREQ=WEEKLY;UNTIL=20260316T125959Z").doesNotContain("RECURRENCE-ID");
     // the occurrences after the cut are gone, not just hidden: a later month is empty too
-    JsonNode april = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-04-01T00:00Z", "to", "2026-05-01T00:00Z");
+    JsonNode april = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-04-01T00:00Z", "to", "2026-05-01T00:00Z");
     assertThat(april.get("count").asInt()).isZero();
   }
 
   @Test
   void thisAndFollowingFromTheFirstOccurrenceIsTheWholeSeries() throws IOException {
-    approve(invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "following",
+    approve(calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "standup", "scope", "following",
         "recurrence_id", "2026-03-02T09:00[America/New_York]"));
     assertThat(Files.readString(work)).doesNotContain("UID:standup");
   }
 
   @Test
   void movingTheWholeSeriesReKeysOverridesAndExdatesAcrossDst() throws IOException {
-    approve(invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
+    approve(calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
         "start", "2026-03-02T10:00[America/New_York]"));
     assertThat(standups()).containsExactly(
         "2026-03-02T15:00:00Z 2026-03-02T10:00 Work - Team - Standup",        // EST
@@ -127,7 +119,7 @@ class SeriesScopeTest {
   @Test
   void movingASeriesByADayNamedThroughOneOccurrenceShiftsEveryOccurrence() {
     // named by its third occurrence: Monday 16th -> Tuesday 17th moves every occurrence a day later
-    approve(invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
+    approve(calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all",
         "recurrence_id", "2026-03-16T09:00[America/New_York]", "start", "2026-03-17T09:00[America/New_York]"));
     assertThat(standups()).containsExactly(
         "2026-03-03T14:00:00Z 2026-03-03T09:00 Work - Team - Standup", "2026-03-05T14:00:00Z 2026-03-05T09:00 Work - Team - Standup",
@@ -147,19 +139,19 @@ class SeriesScopeTest {
         END:VEVENT
         """));
     String before = Files.readString(work);
-    assertThatThrownBy(() -> invoke("calendar_stage_update", agent, "calendar", "work", "uid", "mwf", "scope", "all",
+    assertThatThrownBy(() -> calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "mwf", "scope", "all",
             "start", "2026-03-03T08:00[Europe/Berlin]"))
         .hasMessageContaining("names the days");
-    approve(invoke("calendar_stage_update", agent, "calendar", "work", "uid", "mwf", "scope", "all", "start", "2026-03-02T07:00[Europe/Berlin]"));
+    approve(calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "mwf", "scope", "all", "start", "2026-03-02T07:00[Europe/Berlin]"));
     assertThat(Files.readString(work)).isNotEqualTo(before).contains("DTSTART;TZID=Europe/Berlin:20260302T070000", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR");
   }
 
   @Test
   void anAllDaySeriesSplitEndsTheDayBeforeWithADateUntil() throws IOException {
-    approve(invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "trip", "scope", "following",
+    approve(calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "trip", "scope", "following",
         "recurrence_id", "2026-03-06T00:00[Europe/Berlin]"));
     assertThat(Files.readString(work)).contains("RRULE:FREQ=DAILY;UNTIL=20260305");
-    JsonNode events = invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-01T00:00Z", "to", "2026-03-10T00:00Z");
+    JsonNode events = calendar.invoke("calendar_events", Actor.USER, "calendar", "work", "from", "2026-03-01T00:00Z", "to", "2026-03-10T00:00Z");
     assertThat(StreamSupport.stream(events.get("events").spliterator(), false).filter(e -> e.get("uid").asText().equals("trip"))
         .map(e -> e.get("start_local").asText()).toList()).containsExactly("2026-03-05");
   }

@@ -1,6 +1,5 @@
 package dev.roundhouse.mcpserver;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.roundhouse.hub.testing.NodeProject;
 import java.io.File;
@@ -32,7 +31,7 @@ final class RealClients {
   static RealClients installed() {
     RealClients clients = new RealClients(NodeProject.at(Path.of("src", "test", "clients")));
     if (!Files.isExecutable(clients.node())) {
-      assumeTrue(NodeProject.runs("npm", "--version"), "npm is not installed; CI installs it (the real-client tests need it)");
+      NodeProject.require("npm", "the real-client tests need it");
       clients.project.install();
     }
     return clients;

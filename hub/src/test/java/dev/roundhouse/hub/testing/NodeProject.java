@@ -40,15 +40,31 @@ public final class NodeProject {
 
   /**
    * The project at {@code relative} from the repository root (a module's tests run in the module's folder),
-   * installed when it has no {@code node_modules}; skips the calling test, saying so, where {@code node} is absent.
+   * installed when it has no {@code node_modules}; where {@code node} is absent, see {@link #require}.
    */
   public static NodeProject installed(String... relative) {
-    assumeTrue(runs("node", "--version"), "node is not installed; CI installs it (the Node client tests need it)");
+    require("node", "the Node client tests need it");
     NodeProject project = at(Path.of("..", relative));
     if (!Files.isDirectory(project.folder.resolve("node_modules"))) {
       project.install();
     }
     return project;
+  }
+
+  /**
+   * Makes sure {@code tool} runs ({@code tool --version}). Where it does not, the calling test is skipped,
+   * saying so, on a developer's machine, and fails under CI (the {@code CI} variable set, as {@code .ci/run}
+   * has it), which installs every tool: CI never passes by skipping.
+   */
+  public static void require(String tool, String why) {
+    if (runs(tool, "--version")) {
+      return;
+    }
+    String message = tool + " is not installed (" + why + "); .ci/run installs it";
+    if (System.getenv("CI") != null) {
+      throw new IllegalStateException(message);
+    }
+    assumeTrue(false, message);
   }
 
   /** Runs {@code npm ci} in the folder and asserts that it succeeded. */
