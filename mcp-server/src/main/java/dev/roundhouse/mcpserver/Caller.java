@@ -55,12 +55,15 @@ record Caller(Long agentTask, Set<String> agentTools) {
 
   /** The actor a call runs as: {@code agent:<task>}, or {@code client:<clientInfo.name>} ({@code client:mcp} unnamed). */
   static Actor actor(McpSyncServerExchange exchange) {
-    Caller caller = of(exchange);
-    if (caller.isAgent()) {
-      return Actor.agent(caller.agentTask());
+    return of(exchange).actor(exchange.getClientInfo());
+  }
+
+  /** The actor this caller's calls run as, in a session whose client said it is {@code client} (may be null). */
+  Actor actor(McpSchema.Implementation client) {
+    if (isAgent()) {
+      return Actor.agent(agentTask);
     }
-    McpSchema.Implementation info = exchange.getClientInfo();
-    String name = info == null || info.name() == null || info.name().isBlank() ? UNNAMED_CLIENT : info.name().strip();
+    String name = client == null || client.name() == null || client.name().isBlank() ? UNNAMED_CLIENT : client.name().strip();
     return Actor.client(name);
   }
 }

@@ -9,17 +9,23 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rewrites every error the SDK's servlet answers (status 400 or more) into a one-line JSON-RPC error: the
  * SDK serializes its whole exception, stack trace included, into error bodies, and answers some errors
  * with the container's HTML page. Successful answers, which the SDK streams asynchronously, pass through
  * untouched. A 404 for a request naming a session (the session is unknown or expired) becomes code {@code -32001}
- * with a sentence naming the session and telling the client to initialize again. Must be deployed
+ * with a sentence naming the session and telling the client to initialize again. An exception thrown by
+ * anything behind it becomes a 500 naming a log reference (the container would answer with its HTML page). Must be deployed
  * async-supported. Thread-safe (immutable).
  */
 final class CleanErrorsFilter extends HttpFilter {
   private static final long serialVersionUID = 1L;
+  private static final Logger log = LoggerFactory.getLogger(CleanErrorsFilter.class);
   private final Duration sessionIdle;
 
   /** @param sessionIdle how long an idle session lives, named in the answer to an unknown or expired one */
@@ -31,7 +37,18 @@ final class CleanErrorsFilter extends HttpFilter {
   protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
     ErrorCapturingResponse capturing = new ErrorCapturingResponse(response);
-    chain.doFilter(request, capturing);
+    try {
+      chain.doFilter(request, capturing);
+    } catch (IOException | ServletException | RuntimeException e) {
+      if (response.isCommitted()) {
+        throw e; // part of an answer is out: nothing better to send than a cut connection
+      }
+      String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+      log.error("the MCP endpoint failed on a {} request; reference {}", request.getMethod(), ref, e);
+      response.reset();
+      JsonRpcErrors.send(response, 500, "internal error in the MCP endpoint; the hub log has the details under reference " + ref);
+      return;
+    }
     if (capturing.failed()) {
       String session = request.getHeader("Mcp-Session-Id");
       if (capturing.status() == 404 && session != null) {

@@ -2,7 +2,9 @@ package dev.roundhouse.mcpserver;
 
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.agenttools.AgentTools;
 import dev.roundhouse.hub.http.HttpMount;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
@@ -29,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
  * {@link McpServers#PATH} on the hub's server. In front of it, these filters in this order (all async-supported,
  * as the servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
- * task's agent: {@link Caller}), {@link BodyLimitFilter}, {@link ToolCallRouting}, {@link PlainReconnectFilter}
- * and {@link CoalescingFilter}. It registers {@link AgentTokens} with the hub's
+ * task's agent: {@link Caller}), {@link BodyLimitFilter}, {@link DirectToolCalls} (which answers plain calls of
+ * operations itself, in the sessions that {@link TrackedSessions} saw the SDK start), {@link ToolCallRouting},
+ * {@link PlainReconnectFilter} and {@link CoalescingFilter}. It registers {@link AgentTokens} with the hub's
  * runner, so turns get task-scoped endpoints while it is mounted. Tools come from {@link OperationTools},
  * resources from {@link HubResources} and the extensions' from {@link ExtensionResourceSpecs}; {@link ResourceUpdates} follows the hub's events for subscriptions. Tool calls run on the request's virtual
  * thread ({@code immediateExecution}).
@@ -46,10 +49,13 @@ final class StreamableHttpMount implements HttpMount {
   private final DeploymentManager deployment;
   private final HttpHandler handler;
   private final ExecutorService executor;
+  private final DirectToolCalls direct;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private StreamableHttpMount(
-      McpSyncServer server, ResourceUpdates updates, DeploymentManager deployment, HttpHandler handler, ExecutorService executor, Hub hub) {
+      McpSyncServer server, ResourceUpdates updates, DeploymentManager deployment, HttpHandler handler, ExecutorService executor,
+      DirectToolCalls direct, Hub hub) {
+    this.direct = direct;
     this.hub = hub;
     this.server = server;
     this.updates = updates;
@@ -70,6 +76,7 @@ final class StreamableHttpMount implements HttpMount {
                 ? caller.context() : Caller.EXTERNAL.context())
             .build();
     ToolCalls calls = new ToolCalls(hub.operations(), options.heartbeat());
+    KnownSessions sessions = new KnownSessions(options.sessionIdle(), System::nanoTime);
     List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
     completions.addAll(HubPrompts.completions(hub.operations()));
     completions.addAll(ExtensionResourceSpecs.completions(hub.resources()));
@@ -84,7 +91,7 @@ final class StreamableHttpMount implements HttpMount {
     resources.addAll(ExtensionResourceSpecs.resources(hub.resources(), taken));
     templates.addAll(ExtensionResourceSpecs.templates(hub.resources(), taken));
     McpSyncServer server =
-        McpServer.sync(transport)
+        McpServer.sync(new TrackedSessions(transport, sessions))
             .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
             .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
             // tools and prompts: listChanged false, as the registry and the prompts do not change while the hub
@@ -105,6 +112,8 @@ final class StreamableHttpMount implements HttpMount {
             .completions(completions)
             .build();
     ResourceUpdates updates = ResourceUpdates.start(hub, server);
+    DirectToolCalls direct = new DirectToolCalls(sessions, hub.operations(), calls, McpJsonDefaults.getMapper(),
+        name -> !AgentTools.WAIT_FOR_A_PERSON.contains(name));
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     DeploymentInfo info =
         Servlets.deployment()
@@ -122,6 +131,7 @@ final class StreamableHttpMount implements HttpMount {
             .addFilter(filter("clean-errors", new CleanErrorsFilter(options.sessionIdle())))
             .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
             .addFilter(filter("body-limit", new BodyLimitFilter(hub.config().maxBodyBytes())))
+            .addFilter(filter("direct-tool-calls", direct))
             .addFilter(filter("tool-call-routing", new ToolCallRouting(
                 name -> hub.operations().describe(name).isPresent() || options.extraTool(name))))
             .addFilter(filter("plain-reconnect", new PlainReconnectFilter()))
@@ -129,6 +139,7 @@ final class StreamableHttpMount implements HttpMount {
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("body-limit", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("direct-tool-calls", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("plain-reconnect", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("coalescing", "/*", DispatcherType.REQUEST);
@@ -142,7 +153,7 @@ final class StreamableHttpMount implements HttpMount {
         exchange.setMaxEntitySize(0);
         servlets.handleRequest(exchange);
       };
-      StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, handler, executor, hub);
+      StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, handler, executor, direct, hub);
       hub.runner().useAgentEndpoints(agents);
       return mount;
     } catch (ServletException e) {
@@ -157,6 +168,11 @@ final class StreamableHttpMount implements HttpMount {
     @SuppressWarnings("unchecked")
     Class<F> type = (Class<F>) filter.getClass();
     return Servlets.filter(name, type, new ImmediateInstanceFactory<>(filter)).setAsyncSupported(true);
+  }
+
+  /** How many tool calls were answered without the SDK ({@link DirectToolCalls}). */
+  long directAnswers() {
+    return direct.answered();
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +49,15 @@ final class ToolCalls {
     this.heartbeat = heartbeat;
   }
 
+  /** Where a call's log messages go: the SDK's exchange, or the answer {@link DirectToolCalls} writes. */
+  interface CallLog {
+    /** Whether the client asked for messages at {@code level} (so the message is worth building). */
+    boolean wants(LoggingLevel level);
+
+    void send(McpSchema.LoggingMessageNotification message);
+  }
+
+  /** A call through the SDK: progress when the request carries a token, logging through the exchange. */
   McpSchema.CallToolResult call(McpSyncServerExchange exchange, McpSchema.CallToolRequest request, String name, boolean readOnly) {
     Caller caller = Caller.of(exchange);
     if (!caller.offered(name)) {
@@ -56,22 +66,48 @@ final class ToolCalls {
     Actor actor = Caller.actor(exchange);
     JsonNode arguments = request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
+    Supplier<McpSchema.CallToolResult> run = () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments));
+    CallLog log = new CallLog() {
+      @Override
+      public boolean wants(LoggingLevel level) {
+        return true; // the exchange filters at the session's level itself
+      }
+
+      @Override
+      public void send(McpSchema.LoggingMessageNotification message) {
+        ToolCalls.send(exchange, message);
+      }
+    };
+    return logged(name, actor, readOnly, token == null ? run : () -> withProgress(exchange, token, name, run), log);
+  }
+
+  /** A call without a progress token, for an {@code actor} whose caller is offered {@code name}. */
+  McpSchema.CallToolResult call(Actor actor, String name, JsonNode arguments, boolean readOnly, CallLog log) {
+    return logged(name, actor, readOnly, () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments)), log);
+  }
+
+  private static McpSchema.CallToolResult logged(
+      String name, Actor actor, boolean readOnly, Supplier<McpSchema.CallToolResult> call, CallLog log) {
     long started = System.nanoTime();
-    McpSchema.CallToolResult result = token == null
-        ? ToolResults.run(name, () -> registry.invoke(name, actor, arguments))
-        : withProgress(exchange, token, name, () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments)));
+    McpSchema.CallToolResult result = call.get();
     long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
     if (Boolean.TRUE.equals(result.isError())) {
       String text = result.content().isEmpty() ? "" : ((McpSchema.TextContent) result.content().get(0)).text();
-      send(exchange, text.startsWith("internal error") ? LoggingLevel.ERROR : LoggingLevel.WARNING, name + " for " + actor + " refused: " + text);
+      LoggingLevel level = text.startsWith("internal error") ? LoggingLevel.ERROR : LoggingLevel.WARNING;
+      if (log.wants(level)) {
+        log.send(message(level, name + " for " + actor + " refused: " + text));
+      }
     } else {
-      send(exchange, readOnly ? LoggingLevel.DEBUG : LoggingLevel.INFO, name + " for " + actor + " done in " + millis + " ms");
+      LoggingLevel level = readOnly ? LoggingLevel.DEBUG : LoggingLevel.INFO;
+      if (log.wants(level)) {
+        log.send(message(level, name + " for " + actor + " done in " + millis + " ms"));
+      }
     }
     return result;
   }
 
   private McpSchema.CallToolResult withProgress(
-      McpSyncServerExchange exchange, Object token, String name, java.util.function.Supplier<McpSchema.CallToolResult> call) {
+      McpSyncServerExchange exchange, Object token, String name, Supplier<McpSchema.CallToolResult> call) {
     CompletableFuture<McpSchema.CallToolResult> result = new CompletableFuture<>();
     Thread.ofVirtual().name("roundhouse-mcp-call-" + name).start(() -> {
       try {
@@ -123,12 +159,18 @@ final class ToolCalls {
     }
   }
 
+  /** A log message from the {@link #LOGGER roundhouse} logger. */
   // The SDK marks MCP logging deprecated (its draft protocol drops it); the protocol versions clients speak
   // today (up to 2025-11-25) have it.
   @SuppressWarnings("deprecation")
-  static void send(McpSyncServerExchange exchange, LoggingLevel level, String message) {
+  static McpSchema.LoggingMessageNotification message(LoggingLevel level, String text) {
+    return McpSchema.LoggingMessageNotification.builder(level, text).logger(LOGGER).build();
+  }
+
+  @SuppressWarnings("deprecation") // see message()
+  private static void send(McpSyncServerExchange exchange, McpSchema.LoggingMessageNotification message) {
     try {
-      exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(level, LOGGER).data(message).build());
+      exchange.loggingNotification(message);
     } catch (RuntimeException e) {
       log.debug("log notification not delivered: {}", e.toString());
     }

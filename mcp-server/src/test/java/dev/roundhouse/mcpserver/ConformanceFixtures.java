@@ -239,7 +239,7 @@ final class ConformanceFixtures {
   // The SDK marks MCP logging deprecated (its draft protocol drops it); the suite's protocol versions have it.
   @SuppressWarnings("deprecation")
   private static void log(McpSyncServerExchange exchange, String message) {
-    exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(LoggingLevel.INFO, LOGGER).data(message).build());
+    exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder(LoggingLevel.INFO, message).logger(LOGGER).build());
   }
 
   private static CallToolResult result(Content... content) {

@@ -44,6 +44,7 @@ class McpAgentToolsTest {
   private final CountDownLatch endTurn = new CountDownLatch(1);
   private final CompletableFuture<AgentEndpoint> opened = new CompletableFuture<>();
   private TestHub hub;
+  private StreamableHttpMount mount;
   private EventRecorder events;
   private long task;
 
@@ -62,7 +63,10 @@ class McpAgentToolsTest {
         java.util.Arrays.fill(bytes, (byte) 7);
       }
     };
-    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> List.of(McpServers.streamableHttp(h, McpOptions.DEFAULTS.withRandom(fixed).withHeartbeat(HEARTBEAT))));
+    hub = TestHub.withDriversAndMounts(c -> c, List.of(driver), h -> {
+      mount = (StreamableHttpMount) McpServers.streamableHttp(h, McpOptions.DEFAULTS.withRandom(fixed).withHeartbeat(HEARTBEAT));
+      return List.of(mount);
+    });
     events = new EventRecorder(hub.hub());
     hub.http().op("project_create", map("name", "web", "path", hub.folder("web"), "default_agent", "cli"));
     task = hub.http().op("task_create", map("project", "web", "title", "Fix login")).get("id").asLong();
@@ -145,6 +149,7 @@ class McpAgentToolsTest {
   @Test
   void askUserParksTheAgentsTurnUntilTheDecisionIsAnswered() throws Exception {
     try (McpSyncClient agent = agentClient(turnEndpoint())) {
+      long direct = mount.directAnswers();
       // A thread of its own: the SDK client hands responses over on the common pool, which a blocked caller
       // there would starve on a two-core machine.
       CompletableFuture<McpSchema.CallToolResult> asked = new CompletableFuture<>();
@@ -164,6 +169,9 @@ class McpAgentToolsTest {
       McpSchema.CallToolResult answer = asked.get(20, TimeUnit.SECONDS);
       assertThat(answer.isError()).as(text(answer)).isFalse();
       assertThat(Json.tree(answer.structuredContent()).path("answer").asText()).isEqualTo("sqlite");
+      assertThat(mount.directAnswers()).as("ask_user, which waits for a person, goes through the SDK").isEqualTo(direct);
+      assertThat(agent.callTool(call("list_tags", Map.of())).isError()).isFalse();
+      assertThat(mount.directAnswers()).as("a quick agent tool bypasses it").isEqualTo(direct + 1);
     }
   }
 

@@ -49,6 +49,8 @@ public final class AgentTools {
   public static final Set<String> NAMES = Set.of(
       "suggest_task", "list_tasks", "get_task", "update_task", "move_task", "withdraw_suggestion",
       "list_tags", "update_tag", "list_projects", "ask_user");
+  /** The agents' tools that wait for a person, as long as the person takes (no {@link #TIMEOUT}). */
+  public static final Set<String> WAIT_FOR_A_PERSON = Set.of("ask_user");
 
   /** How long a tool other than {@code ask_user} may take before its answer is a timeout sentence. */
   public static final Duration TIMEOUT = Duration.ofSeconds(30);
