@@ -77,7 +77,7 @@ final class DirectToolCalls extends HttpFilter {
   }
 
   private boolean answered(String session, HttpServletRequest request, HttpServletResponse response) throws IOException {
-    KnownSessions.Known known = sessions.direct(session);
+    KnownSessions.Live known = sessions.direct(session);
     if (known == null || !acceptsBoth(request.getHeader("Accept")) || !isJson(request.getContentType())) {
       return false;
     }

@@ -2,6 +2,7 @@ package dev.roundhouse.mcpserver;
 
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -17,7 +18,8 @@ import java.util.function.LongSupplier;
  * session in use therefore always has an SDK request in every sweep interval, and one idle for three quarters
  * of {@code sessionIdle} may be evicted (the SDK alone: between one and two). A session is answered directly
  * only once the SDK has answered one of its requests (a 2xx), and is forgotten when the SDK answers one with
- * 404 (it was evicted) or when the client deletes it.
+ * 404 (it was evicted), when the client deletes it, or once the SDK has dropped it (entries hold sessions
+ * weakly, and each new session prunes those gone).
  *
  * <p>Thread-safe: a concurrent map of entries whose times are volatile.
  */
@@ -26,27 +28,30 @@ final class KnownSessions {
   private final long refreshNanos;
   private final LongSupplier nanoTime;
 
-  /** A session the SDK started, the client that started it, and when the SDK last answered for it. */
-  static final class Known {
-    private final McpStreamableServerSession session;
+  /**
+   * A session the SDK started, the client that started it, and when the SDK last answered for it. The session
+   * is held weakly: once the SDK drops a session (swept, deleted), nothing here keeps it alive, and its entry is
+   * pruned.
+   */
+  private static final class Known {
+    private final WeakReference<McpStreamableServerSession> session;
     private final McpSchema.Implementation client;
     private volatile boolean confirmed;
     private volatile long sdkAnswered;
 
     private Known(McpStreamableServerSession session, McpSchema.Implementation client) {
-      this.session = session;
+      this.session = new WeakReference<>(session);
       this.client = client;
     }
-
-    McpStreamableServerSession session() {
-      return session;
-    }
-
-    /** The client's own name and version from its {@code initialize}; may be null. */
-    McpSchema.Implementation client() {
-      return client;
-    }
   }
+
+  /**
+   * A session whose request may be answered without the SDK.
+   *
+   * @param session the SDK's session (its client's logging level)
+   * @param client the client's own name and version from its {@code initialize}; may be null
+   */
+  record Live(McpStreamableServerSession session, McpSchema.Implementation client) {}
 
   /**
    * @param sessionIdle the SDK's sweep interval
@@ -57,17 +62,24 @@ final class KnownSessions {
     this.nanoTime = nanoTime;
   }
 
+  /** Records a session the SDK started, and prunes the entries of sessions the SDK has dropped since. */
   void started(McpStreamableServerSession session, McpSchema.Implementation client) {
+    sessions.values().removeIf(known -> known.session.refersTo(null));
     sessions.put(session.getId(), new Known(session, client));
   }
 
   /** The session {@code id}, if a request of it may be answered without the SDK now; otherwise null. */
-  Known direct(String id) {
+  Live direct(String id) {
     Known known = sessions.get(id);
     if (known == null || !known.confirmed || nanoTime.getAsLong() - known.sdkAnswered >= refreshNanos) {
       return null;
     }
-    return known;
+    McpStreamableServerSession session = known.session.get();
+    if (session == null) {
+      sessions.remove(id, known);
+      return null;
+    }
+    return new Live(session, known.client);
   }
 
   /** Records that the SDK answered a request naming session {@code id} with {@code status}. */

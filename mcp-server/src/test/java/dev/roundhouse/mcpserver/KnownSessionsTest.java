@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import dev.roundhouse.hub.testing.Waits;
 import org.junit.jupiter.api.Test;
 
 /** When {@link KnownSessions} lets a session's calls bypass the SDK, on a clock the test drives. */
@@ -16,8 +19,14 @@ class KnownSessionsTest {
   private final KnownSessions sessions = new KnownSessions(IDLE, now::get);
   private final McpSchema.Implementation client = McpSchema.Implementation.builder("cursor", "1").build();
 
+  /** Sessions the test holds, as the SDK holds its live ones (entries hold them weakly). */
+  private final List<McpStreamableServerSession> held = new ArrayList<>();
+
   private McpStreamableServerSession session(String id) {
-    return new McpStreamableServerSession(id, McpSchema.ClientCapabilities.builder().build(), client, Duration.ofSeconds(10), Map.of(), Map.of());
+    McpStreamableServerSession session =
+        new McpStreamableServerSession(id, McpSchema.ClientCapabilities.builder().build(), client, Duration.ofSeconds(10), Map.of(), Map.of());
+    held.add(session);
+    return session;
   }
 
   @Test
@@ -29,7 +38,7 @@ class KnownSessionsTest {
     assertThat(sessions.direct("s1")).as("a refusal before the SDK looked the session up confirms nothing").isNull();
 
     sessions.sdkAnswered("s1", 202);
-    KnownSessions.Known known = sessions.direct("s1");
+    KnownSessions.Live known = sessions.direct("s1");
     assertThat(known).isNotNull();
     assertThat(known.client()).isEqualTo(client);
     assertThat(known.session().getId()).isEqualTo("s1");
@@ -65,5 +74,18 @@ class KnownSessionsTest {
 
     sessions.sdkAnswered("s1", 200);
     assertThat(sessions.direct("s1")).as("only the SDK starting a session records it").isNull();
+  }
+
+  @Test
+  void theEntryOfASessionTheSdkDroppedIsPrunedWhenTheNextSessionStarts() {
+    sessions.started(session("dropped"), client);
+    sessions.sdkAnswered("dropped", 200);
+    held.clear(); // the SDK forgets it: nothing holds it now
+    Waits.until("the dropped session's entry pruned", Duration.ofSeconds(20), () -> {
+      System.gc();
+      sessions.started(session("next"), client);
+      return sessions.size() == 1;
+    });
+    assertThat(sessions.direct("dropped")).isNull();
   }
 }
