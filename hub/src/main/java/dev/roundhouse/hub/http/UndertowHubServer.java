@@ -6,7 +6,6 @@ import dev.roundhouse.hub.RoundhouseException;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
-import io.undertow.server.DefaultByteBufferPool;
 import io.undertow.server.HttpServerExchange;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -65,8 +64,9 @@ final class UndertowHubServer implements HubServer, HttpHandler {
             .setWorkerThreads(2)
             // Requests run on virtual threads, one per request, so Undertow's per-thread buffer caches (its default)
             // never hit: every request allocated fresh direct buffers and registered a cache for a thread about to
-            // end (measured with roundhouse bench mcp, JFR). One shared pool instead.
-            .setByteBufferPool(new DefaultByteBufferPool(true, BUFFER_SIZE, POOLED_BUFFERS, 0))
+            // end (measured with roundhouse bench mcp, JFR). One shared pool instead: SharedBufferPool says why not
+            // Undertow's DefaultByteBufferPool with its caches off.
+            .setByteBufferPool(new SharedBufferPool(true, BUFFER_SIZE, POOLED_BUFFERS))
             .setServerOption(UndertowOptions.ALWAYS_SET_KEEP_ALIVE, false)
             .setSocketOption(Options.WRITE_TIMEOUT, 30_000)
             .setHandler(server)
