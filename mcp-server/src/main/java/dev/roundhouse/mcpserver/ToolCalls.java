@@ -66,7 +66,7 @@ final class ToolCalls {
     Actor actor = Caller.actor(exchange);
     JsonNode arguments = request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
-    Supplier<McpSchema.CallToolResult> run = () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments));
+    Supplier<McpSchema.CallToolResult> run = () -> ToolResults.run(name, () -> registry.invokeToJson(name, actor, arguments));
     CallLog log = new CallLog() {
       @Override
       public boolean wants(LoggingLevel level) {
@@ -83,7 +83,7 @@ final class ToolCalls {
 
   /** A call without a progress token, for an {@code actor} whose caller is offered {@code name}. */
   McpSchema.CallToolResult call(Actor actor, String name, JsonNode arguments, boolean readOnly, CallLog log) {
-    return logged(name, actor, readOnly, () -> ToolResults.run(name, () -> registry.invoke(name, actor, arguments)), log);
+    return logged(name, actor, readOnly, () -> ToolResults.run(name, () -> registry.invokeToJson(name, actor, arguments)), log);
   }
 
   private static McpSchema.CallToolResult logged(

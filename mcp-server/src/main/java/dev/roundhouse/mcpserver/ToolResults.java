@@ -1,7 +1,6 @@
 package dev.roundhouse.mcpserver;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.roundhouse.hub.RoundhouseException;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.HexFormat;
@@ -11,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns an operation's answer into a tool result: the output as structured content plus its JSON as text;
+ * Turns an operation's answer into a tool result: its JSON as text, and as structured content when it is an object;
  * a {@link RoundhouseException} as a tool error whose text is the operation's sentence; anything else as a
  * tool error naming a log reference, never a stack trace. Stateless; thread-safe.
  */
@@ -20,8 +19,9 @@ final class ToolResults {
 
   private ToolResults() {}
 
-  static McpSchema.CallToolResult run(String tool, Supplier<JsonNode> call) {
-    JsonNode output;
+  /** @param call the operation, answering its output as JSON text */
+  static McpSchema.CallToolResult run(String tool, Supplier<String> call) {
+    String output;
     try {
       output = call.get();
     } catch (RoundhouseException e) {
@@ -34,10 +34,12 @@ final class ToolResults {
     return success(output);
   }
 
-  static McpSchema.CallToolResult success(JsonNode output) {
-    McpSchema.CallToolResult.Builder result = McpSchema.CallToolResult.builder().addTextContent(Json.write(output)).isError(false);
-    if (output != null && output.isObject()) {
-      result.structuredContent(output); // the tree itself: the SDK's Jackson mapper writes it as is, no copy to a Map
+  /** The output (JSON text) as the text content, and as the structured content when it is an object. */
+  static McpSchema.CallToolResult success(String output) {
+    McpSchema.CallToolResult.Builder result = McpSchema.CallToolResult.builder().addTextContent(output).isError(false);
+    if (output.startsWith("{")) {
+      // Written verbatim by the SDK's Jackson mapper: no tree and no Map, the operation's output serialized once.
+      result.structuredContent(new RawValue(output));
     }
     return result.build();
   }

@@ -32,6 +32,12 @@ public interface OperationRegistry {
    */
   JsonNode invoke(String name, Actor actor, JsonNode input);
 
+  /**
+   * As {@link #invoke}, with the output written as JSON text straight from the operation's typed output (no
+   * tree): for a face that only sends it on.
+   */
+  String invokeToJson(String name, Actor actor, JsonNode input);
+
   /** Runs {@code name} with typed input and output, for in-process callers. */
   <O> O call(String name, Actor actor, Object input, Class<O> outputType);
 

@@ -63,6 +63,13 @@ final class RealOperationRegistry implements OperationRegistry {
   }
 
   @Override
+  public String invokeToJson(String name, Actor actor, JsonNode input) {
+    Entry<?, ?> entry = entry(name);
+    JsonNode arguments = input == null || input.isNull() ? Json.mapper().createObjectNode() : input;
+    return Json.write(run(entry, actor, bind(entry, arguments)));
+  }
+
+  @Override
   public <O> O call(String name, Actor actor, Object input, Class<O> outputType) {
     Entry<?, ?> entry = entry(name);
     Object typed =

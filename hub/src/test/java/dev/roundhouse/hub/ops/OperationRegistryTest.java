@@ -54,6 +54,15 @@ class OperationRegistryTest {
   }
 
   @Test
+  void invokeToJsonIsTheSameAnswerAsTextAndRefusesTheSame() throws Exception {
+    String input = "{\"wall_name\":\"north\",\"color\":\"blue\"}";
+    String text = registry.invokeToJson("paint", Actor.USER, Json.mapper().readTree(input));
+    assertThat(text).isEqualTo(Json.write(invoke(input))).isEqualTo("{\"summary\":\"user painted north BLUE null\"}");
+    assertThatThrownBy(() -> registry.invokeToJson("paint", Actor.USER, null))
+        .isInstanceOf(RoundhouseException.InvalidInput.class).hasMessageContaining("wall_name");
+  }
+
+  @Test
   void schemaViolationsNameTheField() {
     assertThatThrownBy(() -> invoke("{}"))
         .isInstanceOf(RoundhouseException.InvalidInput.class)
