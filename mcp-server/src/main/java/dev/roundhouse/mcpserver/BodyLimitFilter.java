@@ -5,6 +5,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * Refuses a POST whose body is larger than the endpoint's limit ({@code ROUNDHOUSE_MAX_BODY_BYTES}) with 413 and
@@ -33,12 +34,21 @@ final class BodyLimitFilter extends PostFilter {
       refuse(response, declared + " bytes");
       return;
     }
-    byte[] body = request.getInputStream().readNBytes(maxBytes + 1);
+    // A declared length is read into an array of that size; readNBytes(n) would stage even a small body in 8 KiB
+    // chunks and copy it out.
+    byte[] body = declared >= 0 ? exactly(request, (int) declared) : request.getInputStream().readNBytes(maxBytes + 1);
     if (body.length > maxBytes) {
       refuse(response, "more than " + maxBytes + " bytes");
       return;
     }
     chain.doFilter(new BufferedBody(request, body), response);
+  }
+
+  /** The body of a request that declared {@code length} bytes; fewer when the client ended it early. */
+  private static byte[] exactly(HttpServletRequest request, int length) throws IOException {
+    byte[] body = new byte[length];
+    int read = request.getInputStream().readNBytes(body, 0, length);
+    return read == length ? body : Arrays.copyOf(body, read);
   }
 
   private void refuse(HttpServletResponse response, String size) throws IOException {
