@@ -67,7 +67,7 @@ final class ToolCalls {
     JsonNode arguments = request.arguments() == null ? null : Json.mapper().valueToTree(request.arguments());
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     Supplier<McpSchema.CallToolResult> run = () -> ToolResults.run(name, () -> registry.invokeToJson(name, actor, arguments));
-    CallLog log = new CallLog() {
+    CallLog toExchange = new CallLog() {
       @Override
       public boolean wants(LoggingLevel level) {
         return true; // the exchange filters at the session's level itself
@@ -78,29 +78,29 @@ final class ToolCalls {
         ToolCalls.send(exchange, message);
       }
     };
-    return logged(name, actor, readOnly, token == null ? run : () -> withProgress(exchange, token, name, run), log);
+    return logged(name, actor, readOnly, token == null ? run : () -> withProgress(exchange, token, name, run), toExchange);
   }
 
   /** A call without a progress token, for an {@code actor} whose caller is offered {@code name}. */
-  McpSchema.CallToolResult call(Actor actor, String name, JsonNode arguments, boolean readOnly, CallLog log) {
-    return logged(name, actor, readOnly, () -> ToolResults.run(name, () -> registry.invokeToJson(name, actor, arguments)), log);
+  McpSchema.CallToolResult call(Actor actor, String name, JsonNode arguments, boolean readOnly, CallLog sessionLog) {
+    return logged(name, actor, readOnly, () -> ToolResults.run(name, () -> registry.invokeToJson(name, actor, arguments)), sessionLog);
   }
 
   private static McpSchema.CallToolResult logged(
-      String name, Actor actor, boolean readOnly, Supplier<McpSchema.CallToolResult> call, CallLog log) {
+      String name, Actor actor, boolean readOnly, Supplier<McpSchema.CallToolResult> call, CallLog sessionLog) {
     long started = System.nanoTime();
     McpSchema.CallToolResult result = call.get();
     long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
     if (Boolean.TRUE.equals(result.isError())) {
       String text = result.content().isEmpty() ? "" : ((McpSchema.TextContent) result.content().get(0)).text();
       LoggingLevel level = text.startsWith("internal error") ? LoggingLevel.ERROR : LoggingLevel.WARNING;
-      if (log.wants(level)) {
-        log.send(message(level, name + " for " + actor + " refused: " + text));
+      if (sessionLog.wants(level)) {
+        sessionLog.send(message(level, name + " for " + actor + " refused: " + text));
       }
     } else {
       LoggingLevel level = readOnly ? LoggingLevel.DEBUG : LoggingLevel.INFO;
-      if (log.wants(level)) {
-        log.send(message(level, name + " for " + actor + " done in " + millis + " ms"));
+      if (sessionLog.wants(level)) {
+        sessionLog.send(message(level, name + " for " + actor + " done in " + millis + " ms"));
       }
     }
     return result;
