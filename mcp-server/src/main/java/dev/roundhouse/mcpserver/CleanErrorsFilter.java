@@ -1,6 +1,7 @@
 package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.FailureLog;
 import dev.roundhouse.hub.Json;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -9,8 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +42,7 @@ final class CleanErrorsFilter extends HttpFilter {
       if (response.isCommitted()) {
         throw e; // part of an answer is out: nothing better to send than a cut connection
       }
-      String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-      log.error("the MCP endpoint failed on a {} request; reference {}", request.getMethod(), ref, e);
+      String ref = FailureLog.logged(log, "the MCP endpoint failed on a " + request.getMethod() + " request", e);
       response.reset();
       JsonRpcErrors.send(response, 500, "internal error in the MCP endpoint; the hub log has the details under reference " + ref);
       return;

@@ -1,5 +1,6 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.FailureLog;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.ext.ExtensionResource;
 import dev.roundhouse.hub.ext.ExtensionResources;
@@ -9,12 +10,10 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceTemplateSpec
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,8 +95,7 @@ final class ExtensionResourceSpecs {
     } catch (RoundhouseException e) {
       throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR).message(e.getMessage()).data(Map.of("uri", uri)).build();
     } catch (RuntimeException e) {
-      String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-      log.error("reading resource {} failed; reference {}", uri, ref, e);
+      String ref = FailureLog.logged(log, "reading resource " + uri + " failed", e);
       throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
           .message("internal error reading " + uri + "; the hub log has the details under reference " + ref)
           .data(Map.of("uri", uri)).build();

@@ -1,10 +1,9 @@
 package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.util.RawValue;
+import dev.roundhouse.hub.FailureLog;
 import dev.roundhouse.hub.RoundhouseException;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +26,7 @@ final class ToolResults {
     } catch (RoundhouseException e) {
       return error(e.getMessage());
     } catch (RuntimeException e) {
-      String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-      log.error("tool {} failed; reference {}", tool, ref, e);
+      String ref = FailureLog.logged(log, "tool " + tool + " failed", e);
       return error("internal error in " + tool + "; the hub log has the details under reference " + ref);
     }
     return success(output);

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.testing.TestHub;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -25,28 +22,28 @@ import org.junit.jupiter.api.Test;
  * that only makes such calls outlives the SDK's sweeps (injected idle time: 400 ms) yet still expires when idle.
  */
 class McpDirectToolCallsTest {
-  private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":%s,\"method\":\"tools/call\",\"params\":{\"name\":\"%s\",\"arguments\":%s}}";
 
   private TestHub hub;
   private StreamableHttpMount mount;
-  private String token;
+  private RawSessions sessions;
   private long task;
-  private final HttpClient http = HttpClient.newHttpClient();
 
   private void start(McpOptions options) throws Exception {
     hub = TestHub.withMounts(config -> config, h -> {
       mount = (StreamableHttpMount) McpServers.streamableHttp(h, options);
       return List.of(mount);
     });
-    token = Files.readString(McpServers.tokenFile(hub.home())).strip();
+    sessions = new RawSessions(hub.server().url(), Files.readString(McpServers.tokenFile(hub.home())).strip());
     hub.http().op("project_create", map("name", "web", "path", hub.folder("web")));
     task = hub.http().op("task_create", map("project", "web", "title", "Fix the login page")).get("id").asLong();
   }
 
   @AfterEach
   void stop() {
-    http.close();
+    if (sessions != null) {
+      sessions.close();
+    }
     if (hub != null) {
       hub.close();
     }
@@ -55,11 +52,11 @@ class McpDirectToolCallsTest {
   @Test
   void aDirectAnswerIsTheSdksAnswerByteForByte() throws Exception {
     start(McpOptions.DEFAULTS);
-    String session = initialize("same-bytes");
+    String session = sessions.initialize("same-bytes");
 
-    HttpResponse<String> bySdk = post(session, CALL.formatted("\"c-1\"", "task_get", "{\"task\":" + task + "}"));
+    HttpResponse<String> bySdk = sessions.post(session, CALL.formatted("\"c-1\"", "task_get", "{\"task\":" + task + "}"));
     assertThat(mount.directAnswers()).as("a session's first request goes to the SDK").isZero();
-    HttpResponse<String> direct = post(session, CALL.formatted("\"c-1\"", "task_get", "{\"task\":" + task + "}"));
+    HttpResponse<String> direct = sessions.post(session, CALL.formatted("\"c-1\"", "task_get", "{\"task\":" + task + "}"));
     assertThat(mount.directAnswers()).isEqualTo(1);
 
     assertThat(direct.statusCode()).isEqualTo(bySdk.statusCode()).isEqualTo(200);
@@ -73,14 +70,14 @@ class McpDirectToolCallsTest {
   @Test
   void aDirectWriteRunsAsTheClientAndLogsAtTheSessionsLevel() throws Exception {
     start(McpOptions.DEFAULTS);
-    String session = initialize("chat-client");
-    assertThat(post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode()).isEqualTo(202);
-    assertThat(post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}").statusCode())
+    String session = sessions.initialize("chat-client");
+    assertThat(sessions.post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}").statusCode()).isEqualTo(202);
+    assertThat(sessions.post(session, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"logging/setLevel\",\"params\":{\"level\":\"info\"}}").statusCode())
         .isEqualTo(200);
 
-    List<Event> created = events(post(session, CALL.formatted(3, "task_create", "{\"project\":\"web\",\"title\":\"Dark mode\"}")).body());
-    List<Event> read = events(post(session, CALL.formatted(4, "task_get", "{\"task\":" + task + "}")).body());
-    List<Event> refused = events(post(session, CALL.formatted(5, "task_get", "{\"task\":999}")).body());
+    List<Event> created = events(sessions.post(session, CALL.formatted(3, "task_create", "{\"project\":\"web\",\"title\":\"Dark mode\"}")).body());
+    List<Event> read = events(sessions.post(session, CALL.formatted(4, "task_get", "{\"task\":" + task + "}")).body());
+    List<Event> refused = events(sessions.post(session, CALL.formatted(5, "task_get", "{\"task\":999}")).body());
     assertThat(mount.directAnswers()).isEqualTo(3);
 
     assertThat(created).hasSize(2);
@@ -105,13 +102,13 @@ class McpDirectToolCallsTest {
   void aSessionThatOnlyCallsToolsOutlivesTheSweepsAndExpiresWhenIdle() throws Exception {
     Duration idle = Duration.ofMillis(400);
     start(McpOptions.DEFAULTS.withSessionIdle(idle));
-    String session = initialize("busy");
+    String session = sessions.initialize("busy");
     String call = CALL.formatted(1, "task_get", "{\"task\":" + task + "}");
 
     long calls = 0;
     long until = System.nanoTime() + idle.toNanos() * 6; // six sweeps
     while (System.nanoTime() < until) {
-      HttpResponse<String> answer = post(session, call);
+      HttpResponse<String> answer = sessions.post(session, call);
       assertThat(answer.statusCode()).as("call %d: %s", calls, answer.body()).isEqualTo(200);
       assertThat(answer.body()).contains("Fix the login page");
       calls++;
@@ -120,12 +117,7 @@ class McpDirectToolCallsTest {
     assertThat(mount.directAnswers()).as("most of %d calls bypass the SDK; some go through it", calls)
         .isPositive().isLessThan(calls);
 
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    HttpResponse<String> probe;
-    do {
-      LockSupport.parkNanos(idle.toNanos() * 3 + idle.toNanos() / 2); // each probe is activity: leave two sweeps between
-      probe = post(session, call);
-    } while (probe.statusCode() == 200 && System.nanoTime() < deadline);
+    HttpResponse<String> probe = sessions.awaitExpired(session, call, idle);
     assertThat(probe.statusCode()).as(probe.body()).isEqualTo(404);
     assertThat(Json.read(probe.body(), JsonNode.class).path("error").path("code").asInt()).isEqualTo(JsonRpcErrors.SESSION_NOT_FOUND);
   }
@@ -150,30 +142,5 @@ class McpDirectToolCallsTest {
     }
     assertThat(events).as(Arrays.toString(stream.split("\n"))).isNotEmpty();
     return events;
-  }
-
-  private String initialize(String client) throws Exception {
-    HttpResponse<String> init = send(request(null).POST(HttpRequest.BodyPublishers.ofString(
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
-            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"" + client + "\",\"version\":\"1\"}}}")).build());
-    assertThat(init.statusCode()).as(init.body()).isEqualTo(200);
-    return init.headers().firstValue("Mcp-Session-Id").orElseThrow();
-  }
-
-  private HttpResponse<String> post(String session, String body) throws Exception {
-    return send(request(session).header("MCP-Protocol-Version", "2025-06-18").POST(HttpRequest.BodyPublishers.ofString(body)).build());
-  }
-
-  private HttpResponse<String> send(HttpRequest request) throws Exception {
-    return http.send(request, HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpRequest.Builder request(String session) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(hub.server().url() + McpServers.PATH))
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .timeout(DEADLINE);
-    return session == null ? builder : builder.header("Mcp-Session-Id", session);
   }
 }

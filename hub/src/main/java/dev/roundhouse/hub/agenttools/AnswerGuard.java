@@ -1,13 +1,12 @@
 package dev.roundhouse.hub.agenttools;
 
+import dev.roundhouse.hub.FailureLog;
 import dev.roundhouse.hub.RoundhouseException;
 import dev.roundhouse.hub.agenttools.AgentToolsApi.Answer;
 import dev.roundhouse.hub.ops.Operation.Handler;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -41,8 +40,7 @@ final class AnswerGuard {
       } catch (RoundhouseException e) {
         throw named(tool, e);
       } catch (RuntimeException e) {
-        String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        log.error("agent tool {} failed; reference {}", tool, ref, e);
+        String ref = FailureLog.logged(log, "agent tool " + tool + " failed", e);
         throw new RoundhouseException(
             "internal_error", tool + " failed unexpectedly; the hub log has the details under reference " + ref, e);
       }

@@ -1,13 +1,12 @@
 package dev.roundhouse.hub.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.FailureLog;
 import dev.roundhouse.hub.Json;
 import dev.roundhouse.hub.RoundhouseException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +43,7 @@ final class HttpErrors {
       send(exchange, status(known), known.code(), known.getMessage());
       return;
     }
-    String ref = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    log.error("internal error {} on {} {}", ref, exchange.getRequestMethod(), exchange.getRequestPath(), failure);
+    String ref = FailureLog.logged(log, "internal error on " + exchange.getRequestMethod() + " " + exchange.getRequestPath(), failure);
     send(exchange, 500, "internal_error", "internal error; the hub log has the details under reference " + ref);
   }
 
