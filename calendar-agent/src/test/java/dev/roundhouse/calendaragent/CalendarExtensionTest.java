@@ -280,11 +280,9 @@ class CalendarExtensionTest {
 
   @Test
   void aRetriedCommitFindsItsEventAndWritesNothing() throws IOException {
-    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
-        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
-    // as if an earlier approval wrote the event and the hub stopped before recording the answer
-    String written = IcsText.withEvent(Files.readString(work), ProposalCommits.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
-    Files.writeString(work, written);
+    CalendarHub.Written retried = calendar.createWrittenBeforeItsAnswer(work);
+    long decision = retried.decision();
+    String written = retried.ics();
     answer(decision, "approve");
     assertThat(Files.readString(work)).isEqualTo(written);
     assertThat(hub.decisions().get(decision).orElseThrow().answer()).isEqualTo("approve");

@@ -38,6 +38,21 @@ final class CalendarHub implements AutoCloseable {
     }
   }
 
+  /** A staged decision, and the text of the calendar file it was already written into. */
+  record Written(long decision, String ics) {}
+
+  /**
+   * Stages, as {@link #agent}, the creation of a retro in the calendar "work" kept in {@code workIcs}, and writes
+   * the event into that file as an earlier approval would have before the hub stopped without recording the answer.
+   */
+  Written createWrittenBeforeItsAnswer(Path workIcs) throws IOException {
+    long decision = invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
+    String written = IcsText.withEvent(Files.readString(workIcs), ProposalCommits.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
+    Files.writeString(workIcs, written);
+    return new Written(decision, written);
+  }
+
   /** Invokes {@code operation} as {@code actor}, its input given as keys and values. */
   JsonNode invoke(String operation, Actor actor, Object... keyValues) {
     return invoke(hub, operation, actor, keyValues);

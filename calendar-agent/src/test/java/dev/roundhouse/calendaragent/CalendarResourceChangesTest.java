@@ -103,11 +103,9 @@ class CalendarResourceChangesTest {
 
   @Test
   void aRetriedCommitThatWritesNothingNotifiesTheAuditOnly() throws Exception {
-    long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
-        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
-    // as if an earlier approval wrote the event and the hub stopped before recording the answer
-    String written = IcsText.withEvent(Files.readString(work), ProposalCommits.createdEvent(hub.decisions().get(decision).orElseThrow()), null);
-    Files.writeString(work, written);
+    CalendarHub.Written retried = calendar.createWrittenBeforeItsAnswer(work);
+    long decision = retried.decision();
+    String written = retried.ics();
     assertThat(approve(decision)).containsExactly(AUDIT);
     assertThat(Files.readString(work)).isEqualTo(written);
   }
