@@ -1,6 +1,6 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;

@@ -1,6 +1,6 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * A failure the command reports as one line on stderr, {@code roundhouse: <message>}, and an {@link ExitCode}.

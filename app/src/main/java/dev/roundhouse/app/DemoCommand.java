@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.lspbridge.SseReader;
 import java.io.BufferedReader;

@@ -2,7 +2,7 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

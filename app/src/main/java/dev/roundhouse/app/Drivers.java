@@ -8,7 +8,7 @@ import dev.roundhouse.drivers.codex.CodexSettings;
 import dev.roundhouse.drivers.openai.OpenAiDriver;
 import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.spi.AgentDriver;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.lspbridge.SseReader;
 import java.io.PrintWriter;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.lspbridge.HubAddress;
 import dev.roundhouse.lspbridge.HubHttp;
 import dev.roundhouse.lspbridge.HubUnavailableException;

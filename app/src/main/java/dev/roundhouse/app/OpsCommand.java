@@ -2,8 +2,8 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.OperationCatalog;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.io.PrintWriter;

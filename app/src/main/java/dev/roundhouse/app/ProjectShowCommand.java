@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.board.BoardApi;
+import dev.roundhouse.hub.api.BoardApi;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

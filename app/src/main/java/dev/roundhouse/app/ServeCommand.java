@@ -5,7 +5,7 @@ import dev.roundhouse.calendaragent.CalendarSource;
 import dev.roundhouse.calendaragent.ConversationSettings;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.mcpserver.McpServers;
 import java.io.PrintWriter;

@@ -2,8 +2,8 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.BoardApi;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.api.BoardApi;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

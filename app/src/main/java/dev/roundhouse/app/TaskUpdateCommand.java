@@ -1,9 +1,9 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.board.BoardApi;
-import dev.roundhouse.hub.board.Priority;
-import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.model.Priority;
+import dev.roundhouse.hub.model.TaskStatus;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

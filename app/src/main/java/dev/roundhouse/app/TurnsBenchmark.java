@@ -1,18 +1,18 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.http.HubServer;
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -302,7 +302,7 @@ final class TurnsBenchmark {
         }
 
         @Override
-        public java.util.Optional<dev.roundhouse.hub.turns.AgentEndpoint> agentEndpoint() {
+        public java.util.Optional<dev.roundhouse.hub.spi.AgentEndpoint> agentEndpoint() {
           return context.agentEndpoint();
         }
 

@@ -67,7 +67,7 @@ final class TypeScriptBenchServer implements AutoCloseable {
       throw new CliFailure(ExitCode.FAILED, "sdk_missing", "the MCP TypeScript SDK is not installed in " + dir + ": run `npm ci` there (./run-tests does it)");
     }
     String nodeVersion = output(List.of(node.toString(), "--version")).strip();
-    String sdkVersion = dev.roundhouse.hub.Json.mapper().readTree(sdk.toFile()).path("version").asText("?");
+    String sdkVersion = dev.roundhouse.hub.core.Json.mapper().readTree(sdk.toFile()).path("version").asText("?");
     Process process = new ProcessBuilder(node.toString(), SCRIPT, answerFile.toString(), Long.toString(task))
         .directory(dir.toFile())
         .redirectError(ProcessBuilder.Redirect.PIPE)

@@ -1,8 +1,8 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.Priority;
-import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Priority;
+import dev.roundhouse.hub.model.TaskStatus;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

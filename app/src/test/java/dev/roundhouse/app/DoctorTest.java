@@ -87,7 +87,7 @@ class DoctorTest {
 
     CliResult result = CliResult.run(context(emptyHome, emptyHome), "doctor", "--json");
 
-    JsonNode doctor = dev.roundhouse.hub.Json.read(result.out(), JsonNode.class);
+    JsonNode doctor = dev.roundhouse.hub.core.Json.read(result.out(), JsonNode.class);
     assertThat(find(doctor, "claude").path("status").asText()).isEqualTo("warn");
     assertThat(find(doctor, "claude").path("detail").asText()).contains(bin.resolve("no-claude") + " is not an executable file");
     assertThat(find(doctor, "codex").path("status").asText()).isEqualTo("warn");

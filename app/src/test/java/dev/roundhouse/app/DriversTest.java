@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.spi.AgentDriver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

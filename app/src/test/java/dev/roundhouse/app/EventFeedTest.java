@@ -3,11 +3,11 @@ package dev.roundhouse.app;
 import static dev.roundhouse.app.CliTestSupport.context;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.BoardApi;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.lspbridge.SseReader;

@@ -5,7 +5,7 @@ import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.TestHub;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -3,7 +3,7 @@ package dev.roundhouse.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.NodeProject;
 import java.io.File;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.roundhouse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.NodeProject;
 import java.nio.file.Files;
 import java.nio.file.Path;

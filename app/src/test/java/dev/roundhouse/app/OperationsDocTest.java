@@ -2,7 +2,7 @@ package dev.roundhouse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.board.OperationCatalog;
+import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

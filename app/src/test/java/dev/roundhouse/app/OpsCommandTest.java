@@ -4,7 +4,7 @@ import static dev.roundhouse.app.CliTestSupport.context;
 import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.board.OperationCatalog;
+import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.roundhouse.calendaragent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.roundhouse.calendaragent;
 import dev.roundhouse.calendaragent.CalendarOps.Browse;
 import dev.roundhouse.calendaragent.CalendarOps.BrowseInput;
 import dev.roundhouse.calendaragent.browse.WebBrowser;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.ZoneId;
 
 /**

@@ -1,8 +1,8 @@
 package dev.roundhouse.calendaragent;
 
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
-import dev.roundhouse.hub.ext.TurnContributor;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.spi.TurnContributor;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.ZoneId;

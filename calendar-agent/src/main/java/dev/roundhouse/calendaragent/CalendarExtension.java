@@ -1,9 +1,9 @@
 package dev.roundhouse.calendaragent;
 
 import dev.roundhouse.calendaragent.browse.WebBrowser;
-import dev.roundhouse.hub.ext.DecisionDesk;
-import dev.roundhouse.hub.ext.ExtensionContext;
-import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.spi.DecisionDesk;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.HubExtension;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -117,14 +117,14 @@ public final class CalendarExtension implements HubExtension {
 
   @Override
   public void start(ExtensionContext context) {
-    Clock hubClock = context.config().clock();
+    Clock hubClock = context.clock();
     clock.set(hubClock);
     CalendarResourceChanges changes = new CalendarResourceChanges(context);
-    CalendarAudit audit = new CalendarAudit(context.config().home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, hubClock,
+    CalendarAudit audit = new CalendarAudit(context.home().resolve(CalendarAudit.FILE), CalendarAudit.DEFAULT_CAP, hubClock,
         changes::audited);
     store.onWrite(changes);
     WebBrowser browser = givenBrowser != null ? givenBrowser : WebBrowser.create(hubClock);
-    CalendarPrompt prompt = new CalendarPrompt(context.config().home());
+    CalendarPrompt prompt = new CalendarPrompt(context.home());
     DecisionDesk desk = context.decisions();
     new CalendarOperations(queries, new CreateProposals(store, desk), new UpdateProposals(store, queries, desk),
         new DeleteProposals(store, queries, desk), new CalendarBrowse(browser, store), audit, prompt,

@@ -10,7 +10,7 @@ import dev.roundhouse.calendaragent.CalendarOps.FreeBusy;
 import dev.roundhouse.calendaragent.CalendarOps.FreeBusyInput;
 import dev.roundhouse.calendaragent.CalendarOps.RangeInput;
 import dev.roundhouse.calendaragent.CalendarOps.SearchInput;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

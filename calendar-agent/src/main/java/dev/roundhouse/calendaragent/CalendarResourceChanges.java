@@ -1,8 +1,8 @@
 package dev.roundhouse.calendaragent;
 
 import dev.roundhouse.calendaragent.CalendarOps.CalendarInfo;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.ext.ExtensionContext;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.spi.ExtensionContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

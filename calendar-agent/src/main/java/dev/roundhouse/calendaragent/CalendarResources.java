@@ -1,10 +1,10 @@
 package dev.roundhouse.calendaragent;
 
 import dev.roundhouse.calendaragent.CalendarOps.Audit;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.ext.ExtensionResource;
-import dev.roundhouse.hub.ext.ExtensionResource.Contents;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.ExtensionResource;
+import dev.roundhouse.hub.spi.ExtensionResource.Contents;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

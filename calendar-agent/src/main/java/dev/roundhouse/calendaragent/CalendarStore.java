@@ -1,7 +1,7 @@
 package dev.roundhouse.calendaragent;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.http.HttpClient;

@@ -1,6 +1,6 @@
 package dev.roundhouse.calendaragent;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * One approved change to one event (all VEVENT blocks of a UID): from {@code before} (empty: the event does

@@ -1,8 +1,8 @@
 package dev.roundhouse.calendaragent;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Decision;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;

@@ -10,7 +10,7 @@ import dev.roundhouse.calendaragent.browse.Connector;
 import dev.roundhouse.calendaragent.browse.NameResolver;
 import dev.roundhouse.calendaragent.browse.SsrfGuard;
 import dev.roundhouse.calendaragent.browse.WebBrowser;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

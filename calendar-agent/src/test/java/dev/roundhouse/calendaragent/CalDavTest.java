@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.calendaragent.caldav.CalDavCollection;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Decision;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

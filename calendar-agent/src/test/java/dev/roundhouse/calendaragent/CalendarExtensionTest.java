@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Decision;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

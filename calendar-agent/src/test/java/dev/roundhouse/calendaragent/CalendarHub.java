@@ -1,10 +1,10 @@
 package dev.roundhouse.calendaragent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.roundhouse.calendaragent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventStream;

@@ -3,7 +3,7 @@ package dev.roundhouse.calendaragent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.ZoneId;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

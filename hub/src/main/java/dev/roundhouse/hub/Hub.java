@@ -1,15 +1,23 @@
 package dev.roundhouse.hub;
 
-import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.ext.ExtensionResources;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AgentEndpoints;
+import dev.roundhouse.hub.spi.DecisionDesk;
+import dev.roundhouse.hub.spi.HubExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The running hub: its operations, its event stream and its configuration. Faces (HTTP, MCP, LSP, ACP,
- * CLI) hold no state of their own and reach everything through this interface.
+ * CLI) hold no state of their own and reach everything through this interface; the engines behind it are
+ * the hub's own ({@link InProcessHub} hands them to the wiring and to tests).
  *
  * <p>Thread-safe.
  */
@@ -23,23 +31,28 @@ public interface Hub extends AutoCloseable {
   /** The ordered, durable event stream. */
   EventBus events();
 
-  /** The board's rules, for in-process callers that want typed access. */
-  Board board();
-
-  /** The agent drivers this hub runs turns with. */
-  dev.roundhouse.hub.turns.DriverRegistry drivers();
-
-  /** The turn runner (for in-process callers and tests; faces use the operations). */
-  dev.roundhouse.hub.turns.TurnRunner runner();
-
-  /** Transcripts by generation. */
-  dev.roundhouse.hub.turns.Transcripts transcripts();
-
   /** Decisions: open, read, and act on answers (for extensions and in-process callers). */
-  dev.roundhouse.hub.ext.DecisionDesk decisions();
+  DecisionDesk decisions();
+
+  /**
+   * The operations {@code task}'s agent may call as tools: the agents' tools plus those of the extensions that own
+   * the task (what its MCP session lists).
+   *
+   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound when there is no such task
+   */
+  Set<String> agentTools(long task);
+
+  /**
+   * Where {@code task}'s current transcript starts on the event stream: a face that streams a task's transcript
+   * replays from this sequence (after {@code task_clear}, the new generation's first event).
+   */
+  long transcriptStart(long task);
+
+  /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
+  void useAgentEndpoints(AgentEndpoints endpoints);
 
   /** The resources extensions offer, for the faces that serve resources. */
-  dev.roundhouse.hub.ext.ExtensionResources resources();
+  ExtensionResources resources();
 
   /** The local API token. */
   String token();
@@ -51,7 +64,7 @@ public interface Hub extends AutoCloseable {
    * The base URL the hub's HTTP server published (such as {@code http://127.0.0.1:7420}); empty until the
    * server is listening.
    */
-  java.util.Optional<String> publishedUrl();
+  Optional<String> publishedUrl();
 
   @Override
   void close();
@@ -60,20 +73,17 @@ public interface Hub extends AutoCloseable {
    * Opens the hub in {@code config.home()}: takes the home lock (failing at once if another hub holds it),
    * opens and migrates the database, and registers the operations.
    */
-  static Hub open(HubConfig config) {
-    return RealHub.open(config, java.util.List.of(), java.util.List.of());
+  static InProcessHub open(HubConfig config) {
+    return RealHub.open(config, List.of(), List.of());
   }
 
   /** As {@link #open(HubConfig)}, with the agent drivers turns can use. */
-  static Hub open(HubConfig config, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
-    return RealHub.open(config, drivers, java.util.List.of());
+  static InProcessHub open(HubConfig config, List<? extends AgentDriver> drivers) {
+    return RealHub.open(config, drivers, List.of());
   }
 
-  /** As {@link #open(HubConfig, java.util.List)}, with extensions that add operations and decision kinds. */
-  static Hub open(
-      HubConfig config,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
-      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions) {
+  /** As {@link #open(HubConfig, List)}, with extensions that add operations and decision kinds. */
+  static InProcessHub open(HubConfig config, List<? extends AgentDriver> drivers, List<? extends HubExtension> extensions) {
     return RealHub.open(config, drivers, extensions);
   }
 

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * Everything a hub is started with. Built from the environment ({@link #fromEnvironment}) and then

@@ -5,21 +5,22 @@ import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
-import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnOperations;
 import dev.roundhouse.hub.turns.TurnRunner;
-import dev.roundhouse.hub.ext.DecisionDesk;
-import dev.roundhouse.hub.ext.ExtensionContext;
-import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.spi.DecisionDesk;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.HubExtension;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import dev.roundhouse.hub.core.Actor;
 
 /** Wires the store, the event bus and the operations. Thread-safe. */
-final class RealHub implements Hub {
+final class RealHub implements InProcessHub {
   private final HubConfig config;
   private final HomeLock lock;
   private final Store store;
@@ -58,8 +59,13 @@ final class RealHub implements Hub {
   private void start(List<? extends HubExtension> list) {
     ExtensionContext context = new ExtensionContext() {
       @Override
-      public HubConfig config() {
-        return config;
+      public java.nio.file.Path home() {
+        return config.home();
+      }
+
+      @Override
+      public java.time.Clock clock() {
+        return config.clock();
       }
 
       @Override
@@ -78,12 +84,22 @@ final class RealHub implements Hub {
       }
 
       @Override
-      public void contributeToTurns(dev.roundhouse.hub.ext.TurnContributor contributor) {
+      public void contributeToTurns(dev.roundhouse.hub.spi.TurnContributor contributor) {
         runner.contributeToTurns(contributor);
       }
 
       @Override
-      public void offerResource(dev.roundhouse.hub.ext.ExtensionResource resource) {
+      public void placeTurns(dev.roundhouse.hub.spi.TurnPlacer placer) {
+        runner.placeTurns(placer);
+      }
+
+      @Override
+      public dev.roundhouse.hub.spi.TurnPlace placeOf(long task) {
+        return runner.placeOf(task);
+      }
+
+      @Override
+      public void offerResource(dev.roundhouse.hub.spi.ExtensionResource resource) {
         resources.add(resource);
       }
 
@@ -143,6 +159,21 @@ final class RealHub implements Hub {
   @Override
   public dev.roundhouse.hub.ext.ExtensionResources resources() {
     return resources;
+  }
+
+  @Override
+  public java.util.Set<String> agentTools(long task) {
+    return runner.agentTools(task);
+  }
+
+  @Override
+  public long transcriptStart(long task) {
+    return transcripts.generationStart(task);
+  }
+
+  @Override
+  public void useAgentEndpoints(dev.roundhouse.hub.spi.AgentEndpoints endpoints) {
+    runner.useAgentEndpoints(endpoints);
   }
 
   @Override

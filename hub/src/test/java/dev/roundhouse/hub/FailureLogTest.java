@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import dev.roundhouse.hub.core.FailureLog;
 
 /** The reference an unexpected failure is logged under: short, hexadecimal, different each time. */
 class FailureLogTest {

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 class HomeLockTest {
   @TempDir Path home;
@@ -125,7 +126,7 @@ class HomeLockTest {
 
   @Test
   void aSecondHubOnTheSameHomeIsRefusedAndTheFirstKeepsWorking() {
-    try (Hub first = Hub.open(HubConfig.forHome(home))) {
+    try (InProcessHub first = Hub.open(HubConfig.forHome(home))) {
       assertThatThrownBy(() -> Hub.open(HubConfig.forHome(home)))
           .isInstanceOf(RoundhouseException.HomeLocked.class)
           .hasMessageContaining("another Roundhouse hub is using");

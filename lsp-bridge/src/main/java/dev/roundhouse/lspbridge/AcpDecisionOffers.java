@@ -2,7 +2,7 @@ package dev.roundhouse.lspbridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

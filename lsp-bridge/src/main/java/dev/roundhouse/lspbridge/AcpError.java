@@ -1,7 +1,7 @@
 package dev.roundhouse.lspbridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * A JSON-RPC error to answer an ACP request with: its numeric code, its sentence (this exception's message)

@@ -3,7 +3,7 @@ package dev.roundhouse.lspbridge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

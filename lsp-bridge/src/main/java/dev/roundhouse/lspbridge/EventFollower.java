@@ -1,8 +1,8 @@
 package dev.roundhouse.lspbridge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.roundhouse.lspbridge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 
 /** Crossing between our JSON (Jackson) and LSP4J's (Gson), through text. Stateless. */
 final class Gsons {

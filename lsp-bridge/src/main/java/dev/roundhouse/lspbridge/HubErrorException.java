@@ -1,6 +1,6 @@
 package dev.roundhouse.lspbridge;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * The hub answered with an error: its HTTP status, its stable code ({@code not_found},

@@ -2,7 +2,7 @@ package dev.roundhouse.lspbridge;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;

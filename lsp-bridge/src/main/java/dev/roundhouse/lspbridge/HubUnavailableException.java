@@ -1,6 +1,6 @@
 package dev.roundhouse.lspbridge;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.util.Objects;
 
 /**

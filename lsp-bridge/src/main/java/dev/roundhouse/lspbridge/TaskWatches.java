@@ -3,7 +3,7 @@ package dev.roundhouse.lspbridge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

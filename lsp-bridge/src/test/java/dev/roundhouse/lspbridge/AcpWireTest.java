@@ -3,10 +3,10 @@ package dev.roundhouse.lspbridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

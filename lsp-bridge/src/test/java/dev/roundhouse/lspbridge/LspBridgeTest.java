@@ -11,9 +11,9 @@ import com.google.gson.JsonParser;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -67,7 +67,7 @@ class LspBridgeTest {
   private JsonObject call(String name, Object arguments) throws Exception {
     JsonObject params = new JsonObject();
     params.addProperty("name", name);
-    params.add("arguments", JsonParser.parseString(dev.roundhouse.hub.Json.write(arguments)));
+    params.add("arguments", JsonParser.parseString(dev.roundhouse.hub.core.Json.write(arguments)));
     return client.server().call(params).get(10, TimeUnit.SECONDS).getAsJsonObject();
   }
 

@@ -11,7 +11,7 @@ import com.google.gson.JsonParser;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

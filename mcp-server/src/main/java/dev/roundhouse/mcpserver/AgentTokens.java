@@ -1,8 +1,9 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.AgentEndpoints;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.AgentEndpoints;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -105,9 +106,9 @@ final class AgentTokens implements AgentEndpoints {
    */
   java.util.Set<String> toolsOf(long task) {
     try {
-      return hub.runner().agentTools(task);
-    } catch (dev.roundhouse.hub.RoundhouseException.NotFound e) {
-      return dev.roundhouse.hub.agenttools.AgentTools.NAMES;
+      return hub.agentTools(task);
+    } catch (dev.roundhouse.hub.core.RoundhouseException.NotFound e) {
+      return AgentToolsApi.NAMES;
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.roundhouse.mcpserver;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;

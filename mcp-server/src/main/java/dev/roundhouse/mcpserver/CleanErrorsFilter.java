@@ -1,8 +1,8 @@
 package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.FailureLog;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.FailureLog;
+import dev.roundhouse.hub.core.Json;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;

@@ -1,8 +1,8 @@
 package dev.roundhouse.mcpserver;
 
-import dev.roundhouse.hub.FailureLog;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.ext.ExtensionResource;
+import dev.roundhouse.hub.core.FailureLog;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.ExtensionResource;
 import dev.roundhouse.hub.ext.ExtensionResources;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncCompletionSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;

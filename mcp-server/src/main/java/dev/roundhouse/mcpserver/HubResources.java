@@ -1,9 +1,9 @@
 package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncCompletionSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;

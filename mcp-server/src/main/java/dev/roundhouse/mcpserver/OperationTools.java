@@ -2,8 +2,8 @@ package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationRegistry;

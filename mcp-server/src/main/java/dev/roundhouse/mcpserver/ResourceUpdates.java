@@ -1,7 +1,10 @@
 package dev.roundhouse.mcpserver;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventStream;
 import dev.roundhouse.hub.ext.ExtensionResources;
@@ -160,7 +163,8 @@ final class ResourceUpdates implements AutoCloseable {
     }
     touched.add(HubResources.board(projectId.toString()));
     try {
-      touched.add(HubResources.board(hub.board().project(projectId.toString()).name()));
+      JsonNode project = hub.operations().invoke("project_get", Actor.USER, Json.mapper().createObjectNode().put("project", projectId.toString()));
+      touched.add(HubResources.board(project.path("name").asText()));
     } catch (RoundhouseException e) {
       // the project is gone; its id form is enough
     }

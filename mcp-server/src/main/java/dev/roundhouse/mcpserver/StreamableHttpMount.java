@@ -1,8 +1,8 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.http.HttpMount;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
@@ -113,7 +113,7 @@ final class StreamableHttpMount implements HttpMount {
             .build();
     ResourceUpdates updates = ResourceUpdates.start(hub, server);
     DirectToolCalls direct = new DirectToolCalls(sessions, hub.operations(), calls, McpJsonDefaults.getMapper(),
-        name -> !AgentTools.WAIT_FOR_A_PERSON.contains(name));
+        name -> !AgentToolsApi.WAIT_FOR_A_PERSON.contains(name));
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     DeploymentInfo info =
         Servlets.deployment()
@@ -154,7 +154,7 @@ final class StreamableHttpMount implements HttpMount {
         servlets.handleRequest(exchange);
       };
       StreamableHttpMount mount = new StreamableHttpMount(server, updates, deployment, handler, executor, direct, hub);
-      hub.runner().useAgentEndpoints(agents);
+      hub.useAgentEndpoints(agents);
       return mount;
     } catch (ServletException e) {
       updates.close();
@@ -190,7 +190,7 @@ final class StreamableHttpMount implements HttpMount {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    hub.runner().useAgentEndpoints(dev.roundhouse.hub.turns.AgentEndpoints.NONE);
+    hub.useAgentEndpoints(dev.roundhouse.hub.spi.AgentEndpoints.NONE);
     try {
       updates.close();
       server.close();

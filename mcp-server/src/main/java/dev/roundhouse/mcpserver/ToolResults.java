@@ -1,8 +1,8 @@
 package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.roundhouse.hub.FailureLog;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.FailureLog;
+import dev.roundhouse.hub.core.RoundhouseException;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.function.Supplier;
 import org.slf4j.Logger;

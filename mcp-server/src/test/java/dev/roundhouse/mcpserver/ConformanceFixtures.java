@@ -1,6 +1,6 @@
 package dev.roundhouse.mcpserver;
 
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncCompletionSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncPromptSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecification;

@@ -1,19 +1,19 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient.Reply;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.spi.AgentEndpoint;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -104,7 +104,7 @@ class McpAgentToolsTest {
   void aTaskTokenSessionListsOnlyTheAgentsToolsAndItsSuggestionLandsAsTheAgent() throws Exception {
     AgentEndpoint endpoint = turnEndpoint();
     try (McpSyncClient agent = agentClient(endpoint)) {
-      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
+      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentToolsApi.NAMES);
 
       McpSchema.CallToolResult filed = agent.callTool(call("suggest_task", Map.of("project", "WEB", "title", "Add logout")));
       assertThat(filed.isError()).as(text(filed)).isFalse();
@@ -207,7 +207,7 @@ class McpAgentToolsTest {
     String external = McpServers.tokenFile(hub.home()).toFile().exists() ? read(McpServers.tokenFile(hub.home())) : "";
     try (McpSyncClient client = McpClients.connect(hub.server().url(), external, "cursor")) {
       List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-      assertThat(names).containsAll(AgentTools.NAMES).contains("task_delete", "turn_start").doesNotContain(UnknownTools.NAME);
+      assertThat(names).containsAll(AgentToolsApi.NAMES).contains("task_delete", "turn_start").doesNotContain(UnknownTools.NAME);
       McpSchema.CallToolResult refused = client.callTool(call("ask_user", Map.of("question", "Hello?")));
       assertThat(refused.isError()).isTrue();
       assertThat(text(refused)).startsWith("ask_user: only an agent in a running turn");

@@ -2,7 +2,7 @@ package dev.roundhouse.mcpserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.NodeProject;
 import dev.roundhouse.hub.testing.TestHub;
 import java.io.IOException;

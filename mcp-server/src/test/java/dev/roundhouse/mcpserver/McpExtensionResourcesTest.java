@@ -3,13 +3,13 @@ package dev.roundhouse.mcpserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.ext.ExtensionContext;
-import dev.roundhouse.hub.ext.ExtensionResource;
-import dev.roundhouse.hub.ext.HubExtension;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.ExtensionResource;
+import dev.roundhouse.hub.spi.HubExtension;
 import dev.roundhouse.hub.testing.TestHub;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;

@@ -1,21 +1,21 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.agenttools.AgentTools;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
-import dev.roundhouse.hub.ext.ExtensionContext;
-import dev.roundhouse.hub.ext.ExtensionResource;
-import dev.roundhouse.hub.ext.HubExtension;
-import dev.roundhouse.hub.ext.TurnContributor;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.ExtensionResource;
+import dev.roundhouse.hub.spi.HubExtension;
+import dev.roundhouse.hub.spi.TurnContributor;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.spi.AgentEndpoint;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -108,7 +108,7 @@ class McpExtensionToolsTest {
   void anOwnedTasksAgentListsAndCallsTheExtensionsTool() throws Exception {
     try (McpSyncClient agent = agentOf("Count things", List.of("things"))) {
       assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name)
-          .containsAll(AgentTools.NAMES).contains("thing_count").hasSize(AgentTools.NAMES.size() + 1);
+          .containsAll(AgentToolsApi.NAMES).contains("thing_count").hasSize(AgentToolsApi.NAMES.size() + 1);
       McpSchema.CallToolResult counted = agent.callTool(McpSchema.CallToolRequest.builder("thing_count").arguments(Map.of()).build());
       assertThat(counted.isError()).isFalse();
       assertThat(((McpSchema.TextContent) counted.content().get(0)).text()).contains("3");
@@ -118,7 +118,7 @@ class McpExtensionToolsTest {
   @Test
   void anotherTasksAgentIsNotOfferedIt() throws Exception {
     try (McpSyncClient agent = agentOf("Fix the roof", List.of())) {
-      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
+      assertThat(agent.listTools().tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(AgentToolsApi.NAMES);
       assertThatThrownBy(() -> agent.callTool(McpSchema.CallToolRequest.builder("thing_count").arguments(Map.of()).build()))
           .hasMessageContaining("no tool named 'thing_count' for an agent session");
     }

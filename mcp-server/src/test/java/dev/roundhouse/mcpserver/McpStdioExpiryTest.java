@@ -3,8 +3,8 @@ package dev.roundhouse.mcpserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.TestHub;
 import java.io.IOException;
 import java.io.PipedInputStream;

@@ -280,7 +280,7 @@ public final class SsrfGuard {
   }
 
   /** A fetch the guard refused; the message says why. */
-  public static final class Refused extends dev.roundhouse.hub.RoundhouseException.Forbidden {
+  public static final class Refused extends dev.roundhouse.hub.core.RoundhouseException.Forbidden {
     private static final long serialVersionUID = 1L;
 
     public Refused(String message) {

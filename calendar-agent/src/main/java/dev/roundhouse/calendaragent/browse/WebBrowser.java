@@ -65,13 +65,13 @@ public final class WebBrowser {
       try {
         response = HttpFetch.get(target, connector, clock, timeout, MAX_BYTES);
       } catch (IOException e) {
-        throw new dev.roundhouse.hub.RoundhouseException("browse_failed", "fetching " + current + " failed: " + e.getMessage(), e);
+        throw new dev.roundhouse.hub.core.RoundhouseException("browse_failed", "fetching " + current + " failed: " + e.getMessage(), e);
       }
       int status = response.status();
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
         String location = response.header("Location");
         if (location == null) {
-          throw new dev.roundhouse.hub.RoundhouseException("browse_failed", current + " redirected (" + status + ") without a Location");
+          throw new dev.roundhouse.hub.core.RoundhouseException("browse_failed", current + " redirected (" + status + ") without a Location");
         }
         if (hop >= MAX_REDIRECTS) {
           throw new SsrfGuard.Refused("more than " + MAX_REDIRECTS + " redirects, the last from " + current);
@@ -107,7 +107,7 @@ public final class WebBrowser {
       return new Page(url, List.copyOf(redirects), response.status(), type, "text", null, text,
           response.truncated() || text.length() != body.length(), dialled);
     }
-    throw new dev.roundhouse.hub.RoundhouseException.InvalidInput("browse_unsupported",
+    throw new dev.roundhouse.hub.core.RoundhouseException.InvalidInput("browse_unsupported",
         url + " is " + (mime.isEmpty() ? "of no declared type" : mime) + "; only HTML, text and iCalendar are read");
   }
 

@@ -1,6 +1,6 @@
 package dev.roundhouse.calendaragent.caldav;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;

@@ -100,7 +100,7 @@ public record AcpAgentConfig(
    * credential_files}, {@code settings_files}, {@code version_args}, {@code startup_timeout_seconds},
    * {@code cancel_grace_seconds}.
    *
-   * @throws dev.roundhouse.hub.RoundhouseException.InvalidInput naming the setting that is wrong
+   * @throws dev.roundhouse.hub.core.RoundhouseException.InvalidInput naming the setting that is wrong
    */
   public static AcpAgentConfig fromJson(JsonNode agent) {
     return AcpAgentConfigParser.agent(agent, "the ACP agent settings");
@@ -110,7 +110,7 @@ public record AcpAgentConfig(
    * Reads a file of agents, {@code {"agents": [ {...}, ... ]}}, such as {@code $ROUNDHOUSE_HOME/acp-agents.json}.
    *
    * @param source where the text came from, for error messages (a file name)
-   * @throws dev.roundhouse.hub.RoundhouseException.InvalidInput naming the file, the agent and the setting
+   * @throws dev.roundhouse.hub.core.RoundhouseException.InvalidInput naming the file, the agent and the setting
    */
   public static List<AcpAgentConfig> listFromJson(String json, String source) {
     return AcpAgentConfigParser.file(json, source);

@@ -1,6 +1,6 @@
 package dev.roundhouse.drivers.acp;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * The agent could not be started, did not answer as an ACP agent should, answered a request with an error,

@@ -3,14 +3,14 @@ package dev.roundhouse.drivers.acp;
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildEnvironment;
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.AuthStatus;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,7 +142,7 @@ public final class AcpDriver implements AgentDriver {
   @Override
   public void run(TurnRequest request, TurnContext context) throws Exception {
     Optional<AgentEndpoint> endpoint = context.agentEndpoint();
-    AcpConnection agent = AcpConnection.start(config.displayName(), commandLine(), request.workingDirectory(), environment(),
+    AcpConnection agent = AcpConnection.start(config.displayName(), commandLine(), request.workingDirectory(), environment(request.environment()),
         tuning.lineObserver(), endpoint.map(hub -> List.of(hub.bearerToken())).orElse(List.of()));
     AtomicReference<String> prompting = new AtomicReference<>();
     context.onStop(() -> {
@@ -304,7 +304,13 @@ public final class AcpDriver implements AgentDriver {
   }
 
   private Map<String, String> environment() {
-    return ChildEnvironment.from(tuning.hubEnvironment().get()).passPrefixes(config.passEnv()).putAll(config.command().env()).toMap();
+    return environment(Map.of());
+  }
+
+  /** The agent's environment plus what the task's place adds (its {@code PORT}, say). */
+  private Map<String, String> environment(Map<String, String> turnVariables) {
+    return ChildEnvironment.from(tuning.hubEnvironment().get()).passPrefixes(config.passEnv()).putAll(config.command().env())
+        .putAll(turnVariables).toMap();
   }
 
   private static String version() {

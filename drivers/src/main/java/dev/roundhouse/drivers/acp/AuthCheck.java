@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.acp;
 
 import dev.roundhouse.drivers.process.ProcessGroups;
-import dev.roundhouse.hub.turns.AuthStatus;
+import dev.roundhouse.hub.spi.AuthStatus;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

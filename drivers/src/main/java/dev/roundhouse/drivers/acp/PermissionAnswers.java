@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.acp;
 
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.agentclientprotocol.sdk.spec.AcpSchema.PermissionOptionKind;
-import dev.roundhouse.hub.turns.PermissionVerdict;
+import dev.roundhouse.hub.spi.PermissionVerdict;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.roundhouse.drivers.acp;
 
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.acp;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.spi.AgentEndpoint;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.claude;
 
 import dev.roundhouse.drivers.process.AgentCommand;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

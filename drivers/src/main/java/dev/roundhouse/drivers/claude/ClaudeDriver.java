@@ -1,14 +1,14 @@
 package dev.roundhouse.drivers.claude;
 
 import dev.roundhouse.drivers.process.ChildEnvironment;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.AuthStatus;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnRequest;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnRequest;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -137,12 +137,22 @@ public final class ClaudeDriver implements AgentDriver {
     }
   }
 
+  /** The CLI's environment plus what the task's place adds (its {@code PORT}, say). */
+  private Map<String, String> withTurnVariables(TurnRequest request) {
+    if (request.environment().isEmpty()) {
+      return environment;
+    }
+    Map<String, String> merged = new java.util.HashMap<>(environment);
+    merged.putAll(request.environment());
+    return merged;
+  }
+
   private ClaudeSession open(
       TurnRequest request, TurnContext context, String resume, Optional<Path> systemPrompt, Optional<Path> mcpConfig,
       AtomicReference<ClaudeSession> current) {
     List<String> commandLine = ClaudeCommandLine.build(settings.command(), request, resume, systemPrompt, mcpConfig);
     ClaudeSession session = ClaudeSession.start(
-        commandLine, request.workingDirectory(), environment, context, request.turnId(), settings.stopGrace(), observer);
+        commandLine, request.workingDirectory(), withTurnVariables(request), context, request.turnId(), settings.stopGrace(), observer);
     current.set(session);
     if (context.isStopped()) {
       session.stop(); // stopped while it started: the stop action saw the previous session, or none

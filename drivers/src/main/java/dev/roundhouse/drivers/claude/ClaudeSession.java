@@ -2,12 +2,12 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

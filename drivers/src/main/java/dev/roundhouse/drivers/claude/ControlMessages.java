@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 
 /**
  * The lines the driver writes on the CLI's stdin in its {@code stream-json} input mode: user messages,

@@ -1,8 +1,8 @@
 package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.PermissionRequest;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.PermissionRequest;
 
 /**
  * Turns the CLI's {@code can_use_tool} control request into the hub's {@link PermissionRequest}, with one

@@ -2,9 +2,9 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

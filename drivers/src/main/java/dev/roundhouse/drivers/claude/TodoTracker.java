@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.AgentEndpoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

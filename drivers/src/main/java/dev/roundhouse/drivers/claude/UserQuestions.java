@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.turns.TurnContext;
+import dev.roundhouse.hub.spi.TurnContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -2,10 +2,10 @@ package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnContext;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

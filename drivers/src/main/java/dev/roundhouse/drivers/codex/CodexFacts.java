@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.turns.AuthStatus;
+import dev.roundhouse.hub.spi.AuthStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +98,8 @@ final class CodexSession {
   private Map<String, String> environment() {
     var environment = tuning.environment().get()
         .passPrefixes(List.of("CODEX_", "OPENAI_"))
-        .putAll(settings.command().env());
+        .putAll(settings.command().env())
+        .putAll(request.environment());
     endpoint.ifPresent(agent -> environment.put(TOKEN_VARIABLE, agent.bearerToken()));
     return environment.toMap();
   }

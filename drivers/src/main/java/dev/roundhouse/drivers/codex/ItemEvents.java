@@ -2,8 +2,8 @@ package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.util.Optional;
 
 /**

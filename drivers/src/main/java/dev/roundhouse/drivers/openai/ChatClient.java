@@ -3,7 +3,7 @@ package dev.roundhouse.drivers.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;

@@ -52,7 +52,15 @@ final class CommandRunner {
    * @param key the endpoint's key, or null: any variable whose value holds it is left out as well
    * @param maxOutputChars the most output kept (the start and the end of it)
    */
+  private final Map<String, String> variables;
+
   CommandRunner(Set<String> hiddenVariables, Secret key, int maxOutputChars) {
+    this(Map.of(), hiddenVariables, key, maxOutputChars);
+  }
+
+  /** @param variables added to every command's environment (the task's {@code PORT}, say), before the hidden ones are removed */
+  CommandRunner(Map<String, String> variables, Set<String> hiddenVariables, Secret key, int maxOutputChars) {
+    this.variables = Map.copyOf(variables);
     this.hiddenVariables = Set.copyOf(hiddenVariables);
     this.key = key;
     this.maxOutputChars = maxOutputChars;
@@ -72,6 +80,7 @@ final class CommandRunner {
             .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Map<String, String> environment = builder.environment();
+    environment.putAll(variables);
     environment.keySet().removeAll(hiddenVariables);
     if (key != null) {
       environment.values().removeIf(key::occursIn);

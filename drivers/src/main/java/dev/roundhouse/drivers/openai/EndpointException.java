@@ -1,6 +1,6 @@
 package dev.roundhouse.drivers.openai;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * The endpoint could not be reached or did not answer as an OpenAI-compatible server should. The message

@@ -3,7 +3,7 @@ package dev.roundhouse.drivers.openai;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -357,7 +357,7 @@ final class OpenAiConfig {
   }
 
   /** A configuration error, as one sentence naming the file and the setting. */
-  static final class ConfigException extends dev.roundhouse.hub.RoundhouseException {
+  static final class ConfigException extends dev.roundhouse.hub.core.RoundhouseException {
     private static final long serialVersionUID = 1L;
 
     ConfigException(String message) {

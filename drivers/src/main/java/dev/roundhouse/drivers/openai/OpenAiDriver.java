@@ -2,13 +2,13 @@ package dev.roundhouse.drivers.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.AuthStatus;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -141,7 +141,7 @@ public final class OpenAiDriver implements AgentDriver {
     CountDownLatch stopped = new CountDownLatch(1);
     Sleeper sleeper = tuning.sleeper() != null ? tuning.sleeper() : wait -> stopped.await(wait.toNanos(), TimeUnit.NANOSECONDS);
     ChatClient client = new ChatClient(http, settings, tuning.retry(), sleeper, tuning.random(), context.clock(), tuning.requestTimeout());
-    CommandRunner commands = new CommandRunner(config.keyVariables(), settings.apiKey().orElse(null), MAX_COMMAND_OUTPUT_CHARS);
+    CommandRunner commands = new CommandRunner(request.environment(), config.keyVariables(), settings.apiKey().orElse(null), MAX_COMMAND_OUTPUT_CHARS);
     context.onStop(() -> {
       stopped.countDown();
       client.abort();

@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.openai;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 
 /**
  * Builds the JSON schema of a flat tool input and the OpenAI function definition around it.

@@ -1,6 +1,6 @@
 package dev.roundhouse.drivers.script;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * A script that cannot be played: not JSON, an unknown step kind, a field of the wrong type. The message

@@ -1,11 +1,11 @@
 package dev.roundhouse.drivers.script;
 
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.AuthStatus;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -166,10 +166,10 @@ final class ScriptParser {
     if (entries == null || !entries.isArray()) {
       throw new InvalidScriptException(name + ": 'plan' must be an array of entries, not " + show(entries));
     }
-    List<dev.roundhouse.hub.turns.TurnEvent.PlanEntry> plan = new java.util.ArrayList<>();
+    List<dev.roundhouse.hub.spi.TurnEvent.PlanEntry> plan = new java.util.ArrayList<>();
     for (JsonNode entry : entries) {
       if (entry.isTextual()) {
-        plan.add(new dev.roundhouse.hub.turns.TurnEvent.PlanEntry(entry.asText(), null, null));
+        plan.add(new dev.roundhouse.hub.spi.TurnEvent.PlanEntry(entry.asText(), null, null));
         continue;
       }
       if (!entry.isObject() || !entry.path("content").isTextual()) {
@@ -181,7 +181,7 @@ final class ScriptParser {
         throw new InvalidScriptException(name + ": a plan entry's status is one of " + PLAN_STATUSES + " and its priority one of "
             + PLAN_PRIORITIES + ", not " + show(entry));
       }
-      plan.add(new dev.roundhouse.hub.turns.TurnEvent.PlanEntry(entry.get("content").asText(), status, priority));
+      plan.add(new dev.roundhouse.hub.spi.TurnEvent.PlanEntry(entry.get("content").asText(), status, priority));
     }
     return new Step.Plan(plan);
   }

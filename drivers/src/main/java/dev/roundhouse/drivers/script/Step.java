@@ -170,7 +170,7 @@ sealed interface Step {
     }
   }
 
-  record Plan(java.util.List<dev.roundhouse.hub.turns.TurnEvent.PlanEntry> entries) implements Step {
+  record Plan(java.util.List<dev.roundhouse.hub.spi.TurnEvent.PlanEntry> entries) implements Step {
     public Plan {
       entries = java.util.List.copyOf(entries);
     }

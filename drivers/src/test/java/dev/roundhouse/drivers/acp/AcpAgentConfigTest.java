@@ -3,7 +3,7 @@ package dev.roundhouse.drivers.acp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -13,8 +13,8 @@ import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -277,7 +277,7 @@ class GeminiAcpTest {
     java.util.Map<String, Long> readAt = new java.util.concurrent.ConcurrentHashMap<>();
     lines = (nanos, line) -> {
       if (line.contains("\"agent_message_chunk\"")) {
-        readAt.put(dev.roundhouse.hub.Json.read(line, JsonNode.class).at("/params/update/content/text").asText(), nanos);
+        readAt.put(dev.roundhouse.hub.core.Json.read(line, JsonNode.class).at("/params/update/content/text").asText(), nanos);
       }
     };
     server.enqueue(FakeGeminiServer.pacedText(3, pieces));

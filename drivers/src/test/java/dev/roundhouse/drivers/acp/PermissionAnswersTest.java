@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.agentclientprotocol.sdk.spec.AcpSchema.PermissionOptionKind;
-import dev.roundhouse.hub.turns.PermissionVerdict;
+import dev.roundhouse.hub.spi.PermissionVerdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package dev.roundhouse.drivers.claude;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.drivers.process.AgentCommand;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.DriverHub;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.Event;
 import java.nio.file.Files;
 import java.nio.file.Path;

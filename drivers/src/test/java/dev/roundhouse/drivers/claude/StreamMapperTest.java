@@ -2,8 +2,8 @@ package dev.roundhouse.drivers.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

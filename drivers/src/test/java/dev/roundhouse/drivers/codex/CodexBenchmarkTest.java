@@ -10,7 +10,7 @@ import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.hub.turns.RunnerSettings;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -13,12 +13,12 @@ import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.BackgroundTurn;
 import dev.roundhouse.drivers.testing.LiveAgentEndpoint;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnRequest;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -301,7 +301,7 @@ class CodexDriverTest {
       assertThat(suggestion.path("created_by").asText()).isEqualTo("agent:" + hub.task());
       TurnEvent.ToolCall call = context.events(TurnEvent.ToolCall.class).get(0);
       assertThat(call.tool()).isEqualTo("suggest_task");
-      assertThat(call.input()).isEqualTo(dev.roundhouse.hub.Json.mapper().readTree("{\"project\":\"web\",\"title\":\"Write the docs\"}"));
+      assertThat(call.input()).isEqualTo(dev.roundhouse.hub.core.Json.mapper().readTree("{\"project\":\"web\",\"title\":\"Write the docs\"}"));
       TurnEvent.ToolResult result = context.events(TurnEvent.ToolResult.class).get(0);
       assertThat(result.callId()).isEqualTo("call_m");
       assertThat(result.isError()).isFalse();
@@ -317,7 +317,7 @@ class CodexDriverTest {
   void authStatusAndCapabilitiesComeFromTheCli() {
     CodexDriver driver = driver();
 
-    assertThat(driver.authStatus()).isEqualTo(dev.roundhouse.hub.turns.AuthStatus.ok(
+    assertThat(driver.authStatus()).isEqualTo(dev.roundhouse.hub.spi.AuthStatus.ok(
         "codex 0.171.0, the model endpoint " + server.baseUrl() + " (codex provider 'fake'), key from FAKE_API_KEY"));
     var capabilities = driver.capabilities();
     assertThat(capabilities.displayName()).isEqualTo("Codex");
@@ -334,7 +334,7 @@ class CodexDriverTest {
         world.command().env().entrySet().stream().filter(e -> !e.getKey().equals(CodexHome.KEY_VARIABLE))
             .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)));
 
-    assertThat(driver(world.settings().withCommand(keyless)).authStatus()).isEqualTo(dev.roundhouse.hub.turns.AuthStatus.problem(
+    assertThat(driver(world.settings().withCommand(keyless)).authStatus()).isEqualTo(dev.roundhouse.hub.spi.AuthStatus.problem(
         "codex 0.171.0 is installed, but its model provider 'fake' reads its key from FAKE_API_KEY, which is not set: set it in the codex command's env"));
   }
 }

@@ -138,7 +138,7 @@ class CodexHubTest {
     assertThat(suggested.path("created_by").asText()).isEqualTo("agent:" + hub.task());
     Event created = hub.events().find("the suggested task's creation", Duration.ofSeconds(5),
         e -> e.type().equals("task.created") && Long.valueOf(suggested.path("id").asLong()).equals(e.taskId()));
-    assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.Actor.agent(hub.task()));
+    assertThat(created.actor()).isEqualTo(dev.roundhouse.hub.core.Actor.agent(hub.task()));
     List<JsonNode> results = new ArrayList<>();
     hub.transcript().forEach(entry -> {
       if (entry.path("type").asText().equals("turn.tool_result")) {

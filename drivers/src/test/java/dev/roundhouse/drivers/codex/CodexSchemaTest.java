@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
 import dev.roundhouse.drivers.process.ChildEnvironment;
 import dev.roundhouse.drivers.process.ChildProcesses;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

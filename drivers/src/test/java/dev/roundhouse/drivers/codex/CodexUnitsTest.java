@@ -3,7 +3,7 @@ package dev.roundhouse.drivers.codex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;

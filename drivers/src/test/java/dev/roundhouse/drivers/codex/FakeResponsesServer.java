@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.drivers.testing.FakeHttpServer;
 import dev.roundhouse.drivers.testing.RecordedRequest;
 import dev.roundhouse.drivers.testing.SseWriter;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.time.Duration;
 

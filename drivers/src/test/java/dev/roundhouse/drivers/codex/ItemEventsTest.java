@@ -3,8 +3,8 @@ package dev.roundhouse.drivers.codex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

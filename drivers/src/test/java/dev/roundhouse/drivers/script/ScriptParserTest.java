@@ -96,8 +96,8 @@ class ScriptParserTest {
     assertThat(single("{\"thought\": \"hmm\"}")).isEqualTo(new Step.Thought("hmm"));
     assertThat(single("{\"plan\": [\"write it\", {\"content\": \"test it\", \"status\": \"completed\", \"priority\": \"low\"}]}"))
         .isEqualTo(new Step.Plan(List.of(
-            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("write it", "pending", "medium"),
-            new dev.roundhouse.hub.turns.TurnEvent.PlanEntry("test it", "completed", "low"))));
+            new dev.roundhouse.hub.spi.TurnEvent.PlanEntry("write it", "pending", "medium"),
+            new dev.roundhouse.hub.spi.TurnEvent.PlanEntry("test it", "completed", "low"))));
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.roundhouse.drivers.testing;
 
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

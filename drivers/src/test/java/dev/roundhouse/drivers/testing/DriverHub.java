@@ -10,7 +10,7 @@ import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.AgentDriver;
+import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.mcpserver.McpServers;
 import java.nio.file.Path;
 import java.time.Duration;

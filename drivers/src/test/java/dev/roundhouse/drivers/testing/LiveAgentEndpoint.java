@@ -5,7 +5,7 @@ import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.AgentEndpoint;
+import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.mcpserver.McpServers;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -2,7 +2,7 @@ package dev.roundhouse.drivers.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -1,14 +1,14 @@
 package dev.roundhouse.drivers.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.ops.OperationDescriptor;
-import dev.roundhouse.hub.turns.AgentEndpoint;
-import dev.roundhouse.hub.turns.PermissionRequest;
-import dev.roundhouse.hub.turns.PermissionVerdict;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnEvent;
-import dev.roundhouse.hub.turns.TurnStoppedException;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -4,28 +4,28 @@ import static dev.roundhouse.hub.ops.OperationAnnotations.CREATE;
 import static dev.roundhouse.hub.ops.OperationAnnotations.READ;
 import static dev.roundhouse.hub.ops.OperationAnnotations.UPDATE;
 
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.Answer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.AskUser;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.MoveAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.ProjectsAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.SuggestTask;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.TagAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.TagsAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.TaskAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.TasksAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.UpdateTask;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.UserAnswer;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.WithdrawSuggestion;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.api.AgentToolsApi.Answer;
+import dev.roundhouse.hub.api.AgentToolsApi.AskUser;
+import dev.roundhouse.hub.api.AgentToolsApi.MoveAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.ProjectsAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.SuggestTask;
+import dev.roundhouse.hub.api.AgentToolsApi.TagAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.TagsAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.TaskAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.TasksAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.UpdateTask;
+import dev.roundhouse.hub.api.AgentToolsApi.UserAnswer;
+import dev.roundhouse.hub.api.AgentToolsApi.WithdrawSuggestion;
 import dev.roundhouse.hub.board.Board;
-import dev.roundhouse.hub.board.BoardApi;
-import dev.roundhouse.hub.board.BoardApi.NoInput;
-import dev.roundhouse.hub.board.BoardApi.TagQuery;
-import dev.roundhouse.hub.board.BoardApi.TagUpdate;
-import dev.roundhouse.hub.board.BoardApi.TaskListQuery;
-import dev.roundhouse.hub.board.BoardApi.TaskMove;
-import dev.roundhouse.hub.board.BoardApi.TaskRef;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.api.BoardApi.NoInput;
+import dev.roundhouse.hub.api.BoardApi.TagQuery;
+import dev.roundhouse.hub.api.BoardApi.TagUpdate;
+import dev.roundhouse.hub.api.BoardApi.TaskListQuery;
+import dev.roundhouse.hub.api.BoardApi.TaskMove;
+import dev.roundhouse.hub.api.BoardApi.TaskRef;
+import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.Operation.Handler;
 import dev.roundhouse.hub.ops.OperationAnnotations;
@@ -45,12 +45,6 @@ import java.util.Set;
  * <p>Stateless; thread-safe.
  */
 public final class AgentTools {
-  /** The agents' tools, by name: what a task-token MCP session lists and in-process drivers offer. */
-  public static final Set<String> NAMES = Set.of(
-      "suggest_task", "list_tasks", "get_task", "update_task", "move_task", "withdraw_suggestion",
-      "list_tags", "update_tag", "list_projects", "ask_user");
-  /** The agents' tools that wait for a person, as long as the person takes (no {@link #TIMEOUT}). */
-  public static final Set<String> WAIT_FOR_A_PERSON = Set.of("ask_user");
 
   /** How long a tool other than {@code ask_user} may take before its answer is a timeout sentence. */
   public static final Duration TIMEOUT = Duration.ofSeconds(30);

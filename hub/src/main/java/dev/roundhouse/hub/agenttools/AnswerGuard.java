@@ -1,8 +1,8 @@
 package dev.roundhouse.hub.agenttools;
 
-import dev.roundhouse.hub.FailureLog;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.Answer;
+import dev.roundhouse.hub.core.FailureLog;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.api.AgentToolsApi.Answer;
 import dev.roundhouse.hub.ops.Operation.Handler;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

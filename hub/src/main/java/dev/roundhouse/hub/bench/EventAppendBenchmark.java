@@ -2,7 +2,7 @@ package dev.roundhouse.hub.bench;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventStream;

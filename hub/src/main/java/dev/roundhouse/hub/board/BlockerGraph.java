@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.board;
 
-import dev.roundhouse.hub.RoundhouseException.Conflict;
+import dev.roundhouse.hub.core.RoundhouseException.Conflict;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,24 +1,24 @@
 package dev.roundhouse.hub.board;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException.Conflict;
-import dev.roundhouse.hub.RoundhouseException.Forbidden;
-import dev.roundhouse.hub.RoundhouseException.InvalidInput;
-import dev.roundhouse.hub.RoundhouseException.NotFound;
-import dev.roundhouse.hub.board.BoardApi.BoardView;
-import dev.roundhouse.hub.board.BoardApi.Column;
-import dev.roundhouse.hub.board.BoardApi.DroppedEdge;
-import dev.roundhouse.hub.board.BoardApi.ProjectCreate;
-import dev.roundhouse.hub.board.BoardApi.ProjectUpdate;
-import dev.roundhouse.hub.board.BoardApi.TaskCreate;
-import dev.roundhouse.hub.board.BoardApi.TaskListQuery;
-import dev.roundhouse.hub.board.BoardApi.TaskList;
-import dev.roundhouse.hub.board.BoardApi.TaskMove;
-import dev.roundhouse.hub.board.BoardApi.TaskMoved;
-import dev.roundhouse.hub.board.BoardApi.TaskUpdate;
-import dev.roundhouse.hub.board.BoardApi.TagUpdate;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException.Conflict;
+import dev.roundhouse.hub.core.RoundhouseException.Forbidden;
+import dev.roundhouse.hub.core.RoundhouseException.InvalidInput;
+import dev.roundhouse.hub.core.RoundhouseException.NotFound;
+import dev.roundhouse.hub.api.BoardApi.BoardView;
+import dev.roundhouse.hub.api.BoardApi.Column;
+import dev.roundhouse.hub.api.BoardApi.DroppedEdge;
+import dev.roundhouse.hub.api.BoardApi.ProjectCreate;
+import dev.roundhouse.hub.api.BoardApi.ProjectUpdate;
+import dev.roundhouse.hub.api.BoardApi.TaskCreate;
+import dev.roundhouse.hub.api.BoardApi.TaskListQuery;
+import dev.roundhouse.hub.api.BoardApi.TaskList;
+import dev.roundhouse.hub.api.BoardApi.TaskMove;
+import dev.roundhouse.hub.api.BoardApi.TaskMoved;
+import dev.roundhouse.hub.api.BoardApi.TaskUpdate;
+import dev.roundhouse.hub.api.BoardApi.TagUpdate;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreReader;
@@ -33,6 +33,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hub.model.Priority;
+import dev.roundhouse.hub.model.Tag;
+import dev.roundhouse.hub.model.TaskEdit;
+import dev.roundhouse.hub.api.BoardApi;
 
 /**
  * Projects, tasks and tags: the rules of the board. Every write runs as one store write (so its checks and

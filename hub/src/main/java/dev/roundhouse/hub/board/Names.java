@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.board;
 
-import dev.roundhouse.hub.RoundhouseException.InvalidInput;
+import dev.roundhouse.hub.core.RoundhouseException.InvalidInput;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;

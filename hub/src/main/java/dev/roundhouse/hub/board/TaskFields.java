@@ -3,10 +3,11 @@ package dev.roundhouse.hub.board;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import dev.roundhouse.hub.model.Task;
 
 /**
  * A task's editable fields by their wire names, for field-by-field edit records and their reversal.

@@ -2,9 +2,9 @@ package dev.roundhouse.hub.decisions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import dev.roundhouse.hub.model.Decision;
 
 /**
  * The one approval mechanism. A decision is written (with a {@code decision.opened} event) in the write
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe. Waiters are futures in a concurrent map; the store serialises every state change, so an
  * answer and an expiry racing each other resolve to exactly one of them.
  */
-public final class Decisions implements dev.roundhouse.hub.ext.DecisionDesk {
+public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
   private final Store store;
   private final ConcurrentHashMap<Long, CompletableFuture<Decision>> waiters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, AnswerHandler> handlers = new ConcurrentHashMap<>();

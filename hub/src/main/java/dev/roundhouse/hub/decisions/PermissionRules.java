@@ -1,11 +1,12 @@
 package dev.roundhouse.hub.decisions;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import dev.roundhouse.hub.model.PermissionRule;
 
 /**
  * What a remembered rule allows. A rule for a non-shell tool allows that tool. A rule for a shell tool is a

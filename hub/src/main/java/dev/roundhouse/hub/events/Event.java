@@ -1,7 +1,7 @@
 package dev.roundhouse.hub.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import java.time.Instant;
 
 /**

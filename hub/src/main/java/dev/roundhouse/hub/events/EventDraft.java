@@ -1,7 +1,7 @@
 package dev.roundhouse.hub.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import java.util.Objects;
 
 /** An event not yet written: the store gives it a sequence number and a time when it commits. */

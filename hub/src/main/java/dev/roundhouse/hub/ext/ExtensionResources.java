@@ -1,11 +1,12 @@
 package dev.roundhouse.hub.ext;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.EventBus;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.roundhouse.hub.spi.ExtensionResource;
 
 /**
  * The resources extensions offer ({@link ExtensionContext#offerResource}), for the faces that serve

@@ -2,8 +2,8 @@ package dev.roundhouse.hub.ext;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventBus;
 import java.time.Clock;
@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
+import dev.roundhouse.hub.spi.ExtensionResource;
 
 /**
  * The list behind {@link ExtensionResources}. Thread-safe: a copy-on-write list (resources are added while

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
@@ -100,7 +100,7 @@ final class ApiRoutes {
         } else if (parts.length == 5 && parts[4].equals("stream")) {
           long task = id(parts[3], "task");
           invoke("task_get", actor, Map.of("task", task)); // 404 for an unknown task, before streaming
-          events.handle(exchange, task, hub.transcripts().generationStart(task));
+          events.handle(exchange, task, hub.transcriptStart(task));
         } else if (parts.length == 5 && parts[4].equals("transcript")) {
           ObjectNode query = Json.mapper().createObjectNode();
           query.put("task", id(parts[3], "task"));

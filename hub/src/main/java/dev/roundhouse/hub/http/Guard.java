@@ -1,7 +1,7 @@
 package dev.roundhouse.hub.http;
 
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.net.URI;

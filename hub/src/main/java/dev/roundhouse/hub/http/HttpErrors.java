@@ -1,9 +1,9 @@
 package dev.roundhouse.hub.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.FailureLog;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.FailureLog;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;

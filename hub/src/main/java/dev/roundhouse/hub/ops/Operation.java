@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.ops;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import java.util.Objects;
 import java.util.regex.Pattern;
 

@@ -1,7 +1,7 @@
 package dev.roundhouse.hub.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,8 +26,8 @@ public interface OperationRegistry {
    * Runs {@code name} for {@code actor}.
    *
    * @param input a JSON object, or null for no arguments
-   * @throws dev.roundhouse.hub.RoundhouseException.NotFound with code {@code unknown_operation}
-   * @throws dev.roundhouse.hub.RoundhouseException.InvalidInput with code {@code schema_violation} when
+   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound with code {@code unknown_operation}
+   * @throws dev.roundhouse.hub.core.RoundhouseException.InvalidInput with code {@code schema_violation} when
    *     the input does not match the schema
    */
   JsonNode invoke(String name, Actor actor, JsonNode input);

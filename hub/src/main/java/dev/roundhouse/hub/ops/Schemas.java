@@ -12,8 +12,8 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 
 /**
  * Derives JSON Schemas (draft 2020-12) from operation records, using the same naming rules as {@link Json},

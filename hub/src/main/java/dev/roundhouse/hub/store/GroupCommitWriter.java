@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventSink;
 import java.util.ArrayList;
@@ -36,6 +36,8 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Savepoints savepoints;
   private final Thread thread;
   private volatile boolean closed;
+  /** Runs between the closed check and the enqueue: a seam for the test that drives a close() into that gap. */
+  private volatile Runnable beforeEnqueue = () -> {};
 
   /** What one piece of work writes through, bound to the events it appends. */
   interface StoreWriterContext extends StoreWriter {}
@@ -72,7 +74,14 @@ final class GroupCommitWriter implements AutoCloseable {
       throw new RoundhouseException("store_closed", "the store is closed");
     }
     Job<T> job = new Job<>(work, singleStatement);
+    beforeEnqueue.run();
     queue.add(job);
+    // A close() between the check above and the add may have drained the queue and stopped the writer, and
+    // nothing would ever complete this job. close() sets `closed` before it enqueues STOP, so a job added too
+    // late always sees it here; whoever removes the job from the queue owns it: if we do, it never ran.
+    if (closed && queue.remove(job)) {
+      throw new RoundhouseException("store_closed", "the store is closed");
+    }
     // Once queued, the write will happen: wait for its outcome even if interrupted (writes are short), so
     // the caller never mistakes a committed write for a failed one; the interrupt is kept for later.
     boolean interrupted = false;
@@ -97,6 +106,11 @@ final class GroupCommitWriter implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /** Test seam: {@code action} runs in {@link #submit} after the closed check, before the job is queued. */
+  void beforeEnqueue(Runnable action) {
+    this.beforeEnqueue = action;
   }
 
   private void run() {

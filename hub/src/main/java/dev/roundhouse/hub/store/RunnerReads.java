@@ -1,11 +1,11 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.decisions.Decision;
-import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.PermissionRule;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.turns.Generation;
-import dev.roundhouse.hub.turns.QueuedMessage;
-import dev.roundhouse.hub.turns.Turn;
+import dev.roundhouse.hub.model.Generation;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.model.Turn;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package dev.roundhouse.hub.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.decisions.Decision;
-import dev.roundhouse.hub.turns.QueuedMessage;
-import dev.roundhouse.hub.turns.Turn;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.model.Turn;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.EventDraft;
 
 /**

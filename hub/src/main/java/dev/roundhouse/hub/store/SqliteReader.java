@@ -1,14 +1,14 @@
 package dev.roundhouse.hub.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.Priority;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Tag;
-import dev.roundhouse.hub.board.Task;
-import dev.roundhouse.hub.board.TaskEdit;
-import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Priority;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Tag;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.TaskEdit;
+import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hub.events.Event;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,14 +1,14 @@
 package dev.roundhouse.hub.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.decisions.Decision;
-import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.PermissionRule;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.turns.Generation;
-import dev.roundhouse.hub.turns.QueuedMessage;
-import dev.roundhouse.hub.turns.Turn;
+import dev.roundhouse.hub.model.Generation;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.model.Turn;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;

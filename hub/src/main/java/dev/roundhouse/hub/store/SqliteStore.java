@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventSink;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.roundhouse.hub.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Tag;
-import dev.roundhouse.hub.board.Task;
-import dev.roundhouse.hub.board.TaskEdit;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Tag;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.TaskEdit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

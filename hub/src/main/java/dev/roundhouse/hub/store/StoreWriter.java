@@ -1,8 +1,8 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.store;
 
-import dev.roundhouse.hub.board.TaskStatus;
+import dev.roundhouse.hub.model.TaskStatus;
 import java.util.Set;
 
 /**

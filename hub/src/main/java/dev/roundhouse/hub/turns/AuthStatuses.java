@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AuthStatus;
 
 /**
  * The drivers' auth statuses for {@code driver_list}, each kept for a while: a CLI driver's check runs the

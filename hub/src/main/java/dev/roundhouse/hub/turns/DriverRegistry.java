@@ -1,11 +1,12 @@
 package dev.roundhouse.hub.turns;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import dev.roundhouse.hub.spi.AgentDriver;
 
 /** The drivers this hub can run, by id. Immutable once built; thread-safe. */
 public final class DriverRegistry {

@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.turns;
 
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;

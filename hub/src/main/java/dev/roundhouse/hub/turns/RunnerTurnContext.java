@@ -1,14 +1,15 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.decisions.Decisions;
-import dev.roundhouse.hub.decisions.PermissionRule;
+import dev.roundhouse.hub.model.PermissionRule;
 import dev.roundhouse.hub.decisions.PermissionRules;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
@@ -17,6 +18,15 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 
 /**
  * The runner's side of one turn: persists and publishes what the driver emits, runs the permission gate,
@@ -28,11 +38,11 @@ import java.util.Set;
 final class RunnerTurnContext implements TurnContext {
   /**
    * The operations every agent may call as tools: the agents' tools. A task owned by an extension's
-   * {@link dev.roundhouse.hub.ext.TurnContributor} adds that extension's tools ({@link TurnRunner#agentTools}),
+   * {@link dev.roundhouse.hub.spi.TurnContributor} adds that extension's tools ({@link TurnRunner#agentTools}),
    * the same set a task-token MCP session lists, so an in-process driver and an agent CLI over MCP offer the
    * model the same tools.
    */
-  static final Set<String> AGENT_OPERATIONS = dev.roundhouse.hub.agenttools.AgentTools.NAMES;
+  static final Set<String> AGENT_OPERATIONS = AgentToolsApi.NAMES;
 
   private static final List<String> PERMISSION_OPTIONS = List.of("allow_once", "allow_always", "deny");
 

@@ -2,9 +2,9 @@ package dev.roundhouse.hub.turns;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Decision;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,6 +15,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.spi.AgentDriver;
 
 /**
  * The settings-drift check before every turn: a driver names the files that can change its agent's

@@ -2,10 +2,10 @@ package dev.roundhouse.hub.turns;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.RunnerReads;
@@ -14,6 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.Generation;
+import dev.roundhouse.hub.api.TurnApi;
 
 /**
  * Transcripts by generation, and {@code task_clear}: a generation ends with a summary (the driver's, or an

@@ -5,25 +5,28 @@ import static dev.roundhouse.hub.ops.OperationAnnotations.DESTRUCTIVE;
 import static dev.roundhouse.hub.ops.OperationAnnotations.READ;
 import static dev.roundhouse.hub.ops.OperationAnnotations.UPDATE;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.BoardApi.NoInput;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.api.BoardApi.NoInput;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.decisions.PermissionRules;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
-import dev.roundhouse.hub.turns.TurnApi.DecisionAnswer;
-import dev.roundhouse.hub.turns.TurnApi.DecisionList;
-import dev.roundhouse.hub.turns.TurnApi.DecisionQuery;
-import dev.roundhouse.hub.turns.TurnApi.DriverInfo;
-import dev.roundhouse.hub.turns.TurnApi.DriverList;
-import dev.roundhouse.hub.turns.TurnApi.DriverRef;
+import dev.roundhouse.hub.api.TurnApi.DecisionAnswer;
+import dev.roundhouse.hub.api.TurnApi.DecisionList;
+import dev.roundhouse.hub.api.TurnApi.DecisionQuery;
+import dev.roundhouse.hub.api.TurnApi.DriverInfo;
+import dev.roundhouse.hub.api.TurnApi.DriverList;
+import dev.roundhouse.hub.api.TurnApi.DriverRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import dev.roundhouse.hub.api.TurnApi;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AuthStatus;
 
 /** Registers the runner's, transcripts' and decisions' operations; the rules live in those classes. */
 public final class TurnOperations {
@@ -128,7 +131,7 @@ public final class TurnOperations {
       String command = decision.request().hasNonNull("command") ? decision.request().get("command").asText() : null;
       String prefix = command == null ? "" : PermissionRules.checkShellPrefix(in.rule() != null ? in.rule() : command);
       if (command != null && !PermissionRules.allows(
-          new dev.roundhouse.hub.decisions.PermissionRule(0, 0, tool, prefix, actor, w.now()), tool, command)) {
+          new dev.roundhouse.hub.model.PermissionRule(0, 0, tool, prefix, actor, w.now()), tool, command)) {
         throw new RoundhouseException.InvalidInput(
             "rule_mismatch", "the rule '" + prefix + "' does not allow the command it answers ('" + command + "')");
       }

@@ -1,16 +1,16 @@
 package dev.roundhouse.hub.turns;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
-import dev.roundhouse.hub.decisions.Decision;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
-import dev.roundhouse.hub.ext.TurnContributor;
+import dev.roundhouse.hub.spi.TurnContributor;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
@@ -27,6 +27,17 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.model.Generation;
+import dev.roundhouse.hub.api.TurnApi;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AgentEndpoints;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnPlace;
+import dev.roundhouse.hub.spi.TurnPlacer;
+import dev.roundhouse.hub.spi.TurnRequest;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 
 /**
  * Runs agent turns, detached from whoever started them. Each task with work has one loop on a virtual
@@ -55,6 +66,7 @@ public final class TurnRunner implements AutoCloseable {
   private volatile boolean closing;
   private volatile AgentEndpoints agentEndpoints = AgentEndpoints.NONE;
   private final List<TurnContributor> contributors = new CopyOnWriteArrayList<>();
+  private final List<TurnPlacer> placers = new CopyOnWriteArrayList<>();
 
   /** A turn that was written as started and has yet to run. */
   record Launch(Turn turn, String message, String model, String permissionMode) {}
@@ -89,6 +101,33 @@ public final class TurnRunner implements AutoCloseable {
   /** Adds an extension's context and agent tools to the turns of the tasks it owns (extensions register at start). */
   public void contributeToTurns(TurnContributor contributor) {
     contributors.add(java.util.Objects.requireNonNull(contributor, "contributor"));
+  }
+
+  /** Adds a module's say in where turns run (extensions register at start); asked in registration order. */
+  public void placeTurns(TurnPlacer placer) {
+    placers.add(java.util.Objects.requireNonNull(placer, "placer"));
+  }
+
+  /**
+   * Where {@code task}'s agent works, as every registered placer decides (it may create or repair a worktree,
+   * so it may block); the project's own folder when none changes it.
+   *
+   * @throws RoundhouseException.NotFound when there is no such task
+   */
+  public TurnPlace placeOf(long task) {
+    Setup setup = store.read(r -> {
+      Task found = r.task(task).orElseThrow(() -> new RoundhouseException.NotFound("no task " + task));
+      return new Setup(found, r.project(found.projectId()).orElseThrow(), List.of(), null);
+    });
+    return place(setup.project, setup.task);
+  }
+
+  private TurnPlace place(Project project, Task task) {
+    TurnPlace place = TurnPlace.of(Path.of(project.path()).toAbsolutePath());
+    for (TurnPlacer placer : placers) {
+      place = java.util.Objects.requireNonNull(placer.place(project, task, place), "a turn placer returned no place");
+    }
+    return place;
   }
 
   /**
@@ -343,10 +382,12 @@ public final class TurnRunner implements AutoCloseable {
         return new String[] {declined.startsWith("refused") ? Turn.FAILED : Turn.DECLINED, declined};
       }
       List<TurnContributor> owners = owners(setup.project, setup.task);
+      TurnPlace place = place(setup.project, setup.task);
+      recordPlace(turn, setup.project, place);
       TurnRequest request = new TurnRequest(
-          turn.id(), turn.taskId(), setup.project.name(), Path.of(setup.project.path()), launch.message(),
+          turn.id(), turn.taskId(), setup.project.name(), place.workingDirectory(), launch.message(),
           contextText(setup.project, setup.task, owners), setup.summaries, setup.resume, launch.model(), launch.permissionMode(),
-          turn.unattended());
+          turn.unattended(), place.environment());
       RunnerTurnContext context = new RunnerTurnContext(
           this, loop, turn.id(), setup.project, driver, turn.unattended(), agentTools(owners));
       try {
@@ -380,6 +421,18 @@ public final class TurnRunner implements AutoCloseable {
   }
 
   private record Setup(Task task, Project project, List<String> summaries, String resume) {}
+
+  /** Says in the transcript where a turn runs when a module moved it or had something to say about it. */
+  private void recordPlace(Turn turn, Project project, TurnPlace place) {
+    if (place.notes().isEmpty() && place.workingDirectory().equals(Path.of(project.path()).toAbsolutePath())) {
+      return;
+    }
+    ObjectNode data = Json.mapper().createObjectNode();
+    data.put("turn", turn.id());
+    data.put("working_directory", place.workingDirectory().toString());
+    place.notes().forEach(data.withArray("notes")::add);
+    store.write(w -> w.append(new EventDraft("turn.placed", Actor.agent(turn.taskId()), project.id(), turn.taskId(), data)));
+  }
 
   /**
    * Ends a turn (unless something else already did) and, when the loop goes on, takes the next queued

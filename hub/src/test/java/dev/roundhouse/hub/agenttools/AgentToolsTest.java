@@ -1,19 +1,20 @@
 package dev.roundhouse.hub.agenttools;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.TurnContext;
+import dev.roundhouse.hub.spi.TurnContext;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -80,12 +81,12 @@ class AgentToolsTest {
 
   @Test
   void suggestTaskRefusesAnUnknownProjectListingTheCandidates() {
-    int before = hub.hub().board().tasks(new dev.roundhouse.hub.board.BoardApi.TaskListQuery(null, null, null, null, null, null)).tasks().size();
+    int before = hub.hub().board().tasks(new dev.roundhouse.hub.api.BoardApi.TaskListQuery(null, null, null, null, null, null)).tasks().size();
     assertThatThrownBy(() -> call("suggest_task", Actor.agent(task), map("project", "wbe", "title", "Lost")))
         .isInstanceOf(RoundhouseException.NotFound.class)
         .hasMessageStartingWith("suggest_task: no project 'wbe'")
         .hasMessageContaining("Web (" + web + ")").hasMessageContaining("api (");
-    assertThat(hub.hub().board().tasks(new dev.roundhouse.hub.board.BoardApi.TaskListQuery(null, null, null, null, null, null)).tasks())
+    assertThat(hub.hub().board().tasks(new dev.roundhouse.hub.api.BoardApi.TaskListQuery(null, null, null, null, null, null)).tasks())
         .as("nothing filed anywhere").hasSize(before);
   }
 
@@ -165,7 +166,7 @@ class AgentToolsTest {
   void inProcessDriversAreOfferedExactlyTheAgentsTools() throws Exception {
     hub.http().op("turn_start", map("task", task, "message", "go"));
     TurnContext context = running.get(20, TimeUnit.SECONDS);
-    assertThat(context.tools()).extracting(OperationDescriptor::name).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
+    assertThat(context.tools()).extracting(OperationDescriptor::name).containsExactlyInAnyOrderElementsOf(AgentToolsApi.NAMES);
     assertThat(context.callTool("list_projects", null).path("summary").asText()).contains("Web (" + web + ")");
   }
 

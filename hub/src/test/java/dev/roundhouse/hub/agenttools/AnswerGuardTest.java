@@ -3,9 +3,9 @@ package dev.roundhouse.hub.agenttools;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.agenttools.AgentToolsApi.TagsAnswer;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.api.AgentToolsApi.TagsAnswer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

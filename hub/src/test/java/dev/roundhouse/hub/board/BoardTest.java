@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

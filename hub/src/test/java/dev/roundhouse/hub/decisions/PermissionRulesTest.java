@@ -3,11 +3,12 @@ package dev.roundhouse.hub.decisions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.RoundhouseException;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import dev.roundhouse.hub.model.PermissionRule;
 
 class PermissionRulesTest {
   private static PermissionRule rule(String tool, String prefix) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.store.Store;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package dev.roundhouse.hub.ext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.events.Event;
@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.HubExtension;
+import dev.roundhouse.hub.spi.ExtensionResource;
 
 /**
  * Extensions offer resources through their context; the registry finds fixed URIs before templates, and an

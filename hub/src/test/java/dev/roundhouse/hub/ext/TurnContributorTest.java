@@ -1,14 +1,14 @@
 package dev.roundhouse.hub.ext;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.agenttools.AgentTools;
-import dev.roundhouse.hub.board.Project;
-import dev.roundhouse.hub.board.Task;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.ops.Operation;
 import dev.roundhouse.hub.ops.OperationAnnotations;
 import dev.roundhouse.hub.ops.OperationDescriptor;
@@ -16,7 +16,7 @@ import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.hub.turns.TurnEvent;
+import dev.roundhouse.hub.spi.TurnEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import dev.roundhouse.hub.spi.HubExtension;
+import dev.roundhouse.hub.spi.TurnContributor;
 
 /** An extension's turn contributor: its context and tools reach the turns of the tasks it owns, and only those. */
 class TurnContributorTest {
@@ -107,9 +110,9 @@ class TurnContributorTest {
 
     Seen turn = seen.get(task);
     assertThat(turn.context()).isEqualTo("Project notes.\n\nTask #" + task + ": Count things\n\nThings context for task " + task + " in home.");
-    assertThat(turn.tools()).containsAll(AgentTools.NAMES).contains("thing_count").doesNotContain("no_such_operation", "task_delete");
+    assertThat(turn.tools()).containsAll(AgentToolsApi.NAMES).contains("thing_count").doesNotContain("no_such_operation", "task_delete");
     assertThat(turn.call()).isEqualTo("{\"things\":3}");
-    assertThat(hub.hub().runner().agentTools(task)).contains("thing_count").containsAll(AgentTools.NAMES);
+    assertThat(hub.hub().runner().agentTools(task)).contains("thing_count").containsAll(AgentToolsApi.NAMES);
   }
 
   @Test
@@ -118,8 +121,8 @@ class TurnContributorTest {
 
     Seen turn = seen.get(task);
     assertThat(turn.context()).isEqualTo("Project notes.\n\nTask #" + task + ": Fix the roof");
-    assertThat(turn.tools()).containsExactlyInAnyOrderElementsOf(AgentTools.NAMES);
+    assertThat(turn.tools()).containsExactlyInAnyOrderElementsOf(AgentToolsApi.NAMES);
     assertThat(turn.call()).startsWith("refused: no tool named 'thing_count' is offered to agents");
-    assertThat(hub.hub().runner().agentTools(task)).isEqualTo(AgentTools.NAMES);
+    assertThat(hub.hub().runner().agentTools(task)).isEqualTo(AgentToolsApi.NAMES);
   }
 }

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Actor;
-import dev.roundhouse.hub.Json;
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.OperationCatalog;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.OperationCatalog;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.roundhouse.hub.Actor;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import java.nio.file.Path;
@@ -134,5 +134,25 @@ class GroupCommitTest {
     store.close();
     assertThatThrownBy(() -> store.write(tx -> 1)).hasMessageContaining("the store is closed");
     assertThatThrownBy(() -> store.read(r -> 1)).hasMessageContaining("the store is closed");
+  }
+
+  /**
+   * A close() that lands between submit's closed check and its enqueue used to leave the job in a queue no
+   * one drains, and the caller waited forever. The seam puts the close() exactly there.
+   */
+  @Test
+  void aWriteRacingCloseIsRefusedInsteadOfWaitingForever() {
+    org.jdbi.v3.core.Handle handle = org.jdbi.v3.core.Jdbi.open("jdbc:sqlite:" + dir.resolve("race.db"));
+    GroupCommitWriter writer = new GroupCommitWriter(handle, 8, (events, at) -> {}, events -> {
+      throw new AssertionError("the raced job must never run");
+    });
+    writer.beforeEnqueue(writer::close);
+    try {
+      assertThatThrownBy(() -> org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+              java.time.Duration.ofSeconds(10), () -> writer.submit(w -> 1)))
+          .hasMessageContaining("the store is closed");
+    } finally {
+      handle.close();
+    }
   }
 }

@@ -3,10 +3,10 @@ package dev.roundhouse.hub.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.RoundhouseException;
-import dev.roundhouse.hub.board.TaskStatus;
-import dev.roundhouse.hub.board.Tag;
-import dev.roundhouse.hub.board.TaskEdit;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hub.model.Tag;
+import dev.roundhouse.hub.model.TaskEdit;
 import java.nio.file.Path;
 import java.util.List;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package dev.roundhouse.hub.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package dev.roundhouse.hub.testing;
 
-import dev.roundhouse.hub.turns.AgentDriver;
-import dev.roundhouse.hub.turns.DriverCapabilities;
-import dev.roundhouse.hub.turns.TurnContext;
-import dev.roundhouse.hub.turns.TurnRequest;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnRequest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package dev.roundhouse.hub.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.Hub;
+import dev.roundhouse.hub.InProcessHub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.http.HubServer;
@@ -23,11 +24,11 @@ import java.util.stream.Stream;
  */
 public final class TestHub implements AutoCloseable {
   private final Path home;
-  private final Hub hub;
+  private final InProcessHub hub;
   private final HubServer server;
   private final HttpTestClient client;
 
-  private TestHub(Path home, Hub hub, HubServer server) {
+  private TestHub(Path home, InProcessHub hub, HubServer server) {
     this.home = home;
     this.hub = hub;
     this.server = server;
@@ -47,12 +48,12 @@ public final class TestHub implements AutoCloseable {
   }
 
   /** A hub that runs turns with {@code drivers}. */
-  public static TestHub withDrivers(UnaryOperator<HubConfig> configure, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
+  public static TestHub withDrivers(UnaryOperator<HubConfig> configure, java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers) {
     return start(configure, Duration.ofSeconds(15), drivers);
   }
 
   public static TestHub start(
-      UnaryOperator<HubConfig> configure, Duration keepAlive, java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers) {
+      UnaryOperator<HubConfig> configure, Duration keepAlive, java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers) {
     return start(configure, keepAlive, drivers, hub -> java.util.List.of());
   }
 
@@ -68,7 +69,7 @@ public final class TestHub implements AutoCloseable {
   /** A hub that runs turns with {@code drivers} and whose server also serves {@code mounts}. */
   public static TestHub withDriversAndMounts(
       UnaryOperator<HubConfig> configure,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers,
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     return start(configure, Duration.ofSeconds(15), drivers, mounts);
   }
@@ -76,16 +77,16 @@ public final class TestHub implements AutoCloseable {
   /** A hub that runs turns with {@code drivers} and is extended by {@code extensions} (such as the calendar agent). */
   public static TestHub withExtensions(
       UnaryOperator<HubConfig> configure,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
-      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions) {
+      java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.spi.HubExtension> extensions) {
     return start(configure, Duration.ofSeconds(15), drivers, extensions, hub -> java.util.List.of());
   }
 
   /** A hub with {@code drivers} and {@code extensions} whose server also serves {@code mounts}. */
   public static TestHub withExtensionsAndMounts(
       UnaryOperator<HubConfig> configure,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
-      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions,
+      java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.spi.HubExtension> extensions,
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     return start(configure, Duration.ofSeconds(15), drivers, extensions, mounts);
   }
@@ -93,7 +94,7 @@ public final class TestHub implements AutoCloseable {
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers,
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     return start(configure, keepAlive, drivers, java.util.List.of(), mounts);
   }
@@ -101,12 +102,12 @@ public final class TestHub implements AutoCloseable {
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,
-      java.util.List<? extends dev.roundhouse.hub.turns.AgentDriver> drivers,
-      java.util.List<? extends dev.roundhouse.hub.ext.HubExtension> extensions,
+      java.util.List<? extends dev.roundhouse.hub.spi.AgentDriver> drivers,
+      java.util.List<? extends dev.roundhouse.hub.spi.HubExtension> extensions,
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     try {
       Path home = Files.createTempDirectory("roundhouse-test-");
-      Hub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers, extensions);
+      InProcessHub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers, extensions);
       try {
         return new TestHub(home, hub, HubServer.start(hub, keepAlive, mounts.apply(hub)));
       } catch (RuntimeException e) {
@@ -118,7 +119,7 @@ public final class TestHub implements AutoCloseable {
     }
   }
 
-  public Hub hub() {
+  public InProcessHub hub() {
     return hub;
   }
 

@@ -9,6 +9,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import dev.roundhouse.hub.spi.AgentDriver;
+import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.spi.DriverCapabilities;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnRequest;
 
 class AuthStatusesTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T12:00:00Z"));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.Json;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.hub.testing.SseTestClient;
@@ -23,6 +23,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.api.TurnApi;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnEvent;
 
 /** Kills a hub with SIGKILL in the middle of a turn and checks what the next start finds. */
 class TurnCrashTest {
@@ -103,9 +109,9 @@ class TurnCrashTest {
       child.destroyForcibly();
     }
 
-    try (Hub restarted = Hub.open(HubConfig.forHome(home), List.of(ticker(), gate()))) {
+    try (dev.roundhouse.hub.InProcessHub restarted = Hub.open(HubConfig.forHome(home), List.of(ticker(), gate()))) {
       TurnApi.TurnList turns = restarted.operations().call(
-          "turn_list", dev.roundhouse.hub.Actor.USER, Map.of("task", task), TurnApi.TurnList.class);
+          "turn_list", dev.roundhouse.hub.core.Actor.USER, Map.of("task", task), TurnApi.TurnList.class);
       Turn turn = turns.turns().getFirst();
       assertThat(turn.status()).isEqualTo(Turn.INTERRUPTED);
       assertThat(turn.endReason()).contains("hub stopped");
@@ -127,7 +133,7 @@ class TurnCrashTest {
       assertThat(last.data().get("status").asText()).isEqualTo("interrupted");
       assertThat(restarted.runner().runningLoops()).isZero();
       // The permission pending when the hub died was never answered: it expired, which is a denial.
-      var decisions = restarted.operations().invoke("decision_list", dev.roundhouse.hub.Actor.USER,
+      var decisions = restarted.operations().invoke("decision_list", dev.roundhouse.hub.core.Actor.USER,
           Json.tree(Map.of("include_closed", true)));
       assertThat(decisions.get("pending").asInt()).isZero();
       assertThat(decisions.at("/decisions/0/kind").asText()).isEqualTo("permission");

@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.TurnEvent;
 
 class TurnLifecycleTest {
   private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T10:00:00Z"));

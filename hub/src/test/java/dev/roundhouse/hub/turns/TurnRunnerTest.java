@@ -22,6 +22,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.PermissionVerdict;
+import dev.roundhouse.hub.spi.TurnContext;
+import dev.roundhouse.hub.spi.TurnEvent;
+import dev.roundhouse.hub.spi.TurnRequest;
 
 class TurnRunnerTest {
   private TestHub hub;

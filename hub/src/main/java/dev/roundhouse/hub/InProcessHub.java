@@ -1,0 +1,28 @@
+package dev.roundhouse.hub;
+
+import dev.roundhouse.hub.board.Board;
+import dev.roundhouse.hub.turns.DriverRegistry;
+import dev.roundhouse.hub.turns.Transcripts;
+import dev.roundhouse.hub.turns.TurnRunner;
+
+/**
+ * The hub with its engines in reach: for the process that opened it (the {@code app} wiring, benchmarks) and
+ * for tests that drive an engine directly. Faces and capability modules use {@link Hub} and the SPI only;
+ * {@code ModuleBoundariesTest} fails the build when another module names this type.
+ *
+ * <p>Thread-safe.
+ */
+public interface InProcessHub extends Hub {
+
+  /** The board's rules. */
+  Board board();
+
+  /** The agent drivers this hub runs turns with. */
+  DriverRegistry drivers();
+
+  /** The turn runner. */
+  TurnRunner runner();
+
+  /** Transcripts by generation. */
+  Transcripts transcripts();
+}

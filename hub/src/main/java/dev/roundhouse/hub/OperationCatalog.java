@@ -1,0 +1,23 @@
+package dev.roundhouse.hub;
+
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import java.util.List;
+import dev.roundhouse.hub.board.Board;
+import dev.roundhouse.hub.board.BoardOperations;
+
+/**
+ * The descriptors of every operation without opening a hub, for generated documentation and clients that
+ * describe operations offline. The registry built here is never invoked: its board has no store.
+ */
+public final class OperationCatalog {
+  private OperationCatalog() {}
+
+  public static List<OperationDescriptor> describe() {
+    OperationRegistry registry = OperationRegistry.create();
+    BoardOperations.register(registry, new Board(null));
+    dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null);
+    dev.roundhouse.hub.agenttools.AgentTools.register(registry, new Board(null), null);
+    return registry.list();
+  }
+}

@@ -1,0 +1,62 @@
+package dev.roundhouse.hub.spi;
+
+import dev.roundhouse.hub.core.Actor;
+import java.nio.file.Path;
+import java.time.Clock;
+import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.ops.OperationRegistry;
+
+/** What an extension gets from the hub. Thread-safe. */
+public interface ExtensionContext {
+  /** The hub's home folder ({@code ROUNDHOUSE_HOME}): where an extension keeps files of its own. */
+  Path home();
+
+  /** The hub's clock: every time an extension reads or records comes from it, so tests drive it. */
+  Clock clock();
+
+  /** Register operations here; every face offers them like the hub's own. */
+  OperationRegistry operations();
+
+  EventBus events();
+
+  /** Open decisions of the extension's own kinds, and act when they are answered. */
+  DecisionDesk decisions();
+
+  /**
+   * Adds {@code contributor}'s context and agent tools to the turns of the tasks it owns (see
+   * {@link TurnContributor}). Contributors are asked in registration order; the texts of every owner are
+   * added in that order.
+   */
+  void contributeToTurns(TurnContributor contributor);
+
+  /**
+   * Adds {@code placer}'s say in where the turns of every task run and what their processes' environment holds
+   * (see {@link TurnPlacer}). Placers are asked in registration order before every turn.
+   */
+  void placeTurns(TurnPlacer placer);
+
+  /**
+   * Where {@code task}'s agent works, as every registered placer decides: for a module that starts processes
+   * for a task (a terminal, a dev service in the task's worktree). May block (a placer may create a worktree).
+   *
+   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound when there is no such task
+   */
+  TurnPlace placeOf(long task);
+
+  /**
+   * Offers {@code resource} to the faces that serve resources (the MCP endpoint), beside the hub's own;
+   * its URI must not be offered already.
+   */
+  void offerResource(ExtensionResource resource);
+
+  /**
+   * Says that the state behind {@code uris} changed, so the faces that serve resources tell their
+   * subscribers (MCP {@code notifications/resources/updated}): call it after the change, from any thread, with
+   * no lock held. Each URI is one the extension offers, and concrete: {@code roundhouse://calendars/work} for the
+   * template {@code roundhouse://calendars/{calendar}}. Published on the hub's event stream as a transient
+   * {@value ExtensionResources#UPDATED} event by {@code actor} (who made the change); never blocks.
+   *
+   * @throws IllegalArgumentException naming a URI that is not offered or is a template
+   */
+  void resourcesChanged(Actor actor, String... uris);
+}

@@ -1,0 +1,76 @@
+package dev.roundhouse.hub.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the runner gives a driver for one turn. Every method may block (the driver runs on a virtual
+ * thread of its own) and all of them are safe to call from the driver's other threads too (a stdout
+ * reader, say).
+ *
+ * <p>Thread-safe.
+ */
+public interface TurnContext {
+
+  /**
+   * Records and publishes an event, returning once it is durable (transient events are only published).
+   *
+   * @throws TurnStoppedException once the turn has been stopped, so a driver that keeps emitting unwinds
+   */
+  void emit(TurnEvent event);
+
+  /**
+   * Asks the permission gate whether the agent may use a tool: the read-only allowlist, then the
+   * project's remembered rules, otherwise a decision parked on a human. Blocks until decided. A
+   * non-answer of any kind comes back as a denial. The gate itself records the request and any denial
+   * in the transcript ({@code turn.permission_requested}, {@code turn.permission_denied}): drivers emit
+   * neither, only what the agent does next.
+   */
+  PermissionVerdict requestPermission(PermissionRequest request);
+
+  /**
+   * Asks the user a question, parking the turn until it is answered.
+   *
+   * @param options choices to offer, or empty for a free-text answer
+   * @return the answer, or empty when there was none (stop, timeout, unattended run)
+   */
+  Optional<String> ask(String question, List<String> options);
+
+  /**
+   * For a driver that supports linger: after emitting a {@link TurnEvent.Result}, waits for the next
+   * message sent to this task and returns it; empty when the turn should end (stopped, or nothing came
+   * within the linger time). The message has already been recorded in the transcript.
+   */
+  Optional<String> awaitNextMessage();
+
+  /** True once {@code turn_stop} was called for this turn. */
+  boolean isStopped();
+
+  /**
+   * Registers something to do when the turn is stopped (interrupt the agent, kill its process group).
+   * Runs once, on the thread that stops the turn; if the turn is already stopped it runs at once.
+   */
+  void onStop(Runnable action);
+
+  /** The hub operations this task's agent may call, as tools (names and schemas from the registry). */
+  List<OperationDescriptor> tools();
+
+  /**
+   * Calls a hub operation as this task's agent (its actor rules apply).
+   *
+   * @throws dev.roundhouse.hub.core.RoundhouseException with a sentence naming what was wrong
+   */
+  JsonNode callTool(String name, JsonNode input);
+
+  /**
+   * The hub's MCP endpoint with a token scoped to this task, for an agent CLI that takes MCP servers
+   * (opened on first call, revoked when the turn ends); empty when the hub serves no MCP endpoint.
+   */
+  Optional<AgentEndpoint> agentEndpoint();
+
+  /** The hub's clock. */
+  Clock clock();
+}

@@ -1,0 +1,36 @@
+package dev.roundhouse.hub.spi;
+
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import java.util.Set;
+
+/**
+ * An extension's part in the turns of the tasks it owns (the calendar agent owns calendar conversations):
+ * text added to each turn's context, and operations of its own that the task's agent may call as tools,
+ * besides the agents' tools every agent gets. The hub knows nothing of what the text says; it asks every
+ * registered contributor whether it owns a task and passes along what the owners give.
+ *
+ * <p>Registered through {@link ExtensionContext#contributeToTurns}. Implementations must be thread-safe: they
+ * are called on turns' threads and on the threads of agents' MCP requests, never while the hub holds a lock
+ * or a store write.
+ */
+public interface TurnContributor {
+
+  /**
+   * Whether turns of {@code task} get this contributor's context and tools. Called at the start of every
+   * turn and on every MCP request of a task's agent, so it must be cheap (look at the task and project only).
+   */
+  boolean owns(Project project, Task task);
+
+  /**
+   * The names of operations an owned task's agent may call as tools (offered by in-process drivers and
+   * listed to the agent's MCP session). Names no registered operation has are ignored.
+   */
+  Set<String> agentTools();
+
+  /**
+   * Text for the context of a turn of an owned task, computed at the turn's start (so it may say what time
+   * it is); blank adds nothing. It may read files; an exception fails the turn with its message.
+   */
+  String turnContext(Project project, Task task);
+}

@@ -1,0 +1,49 @@
+package dev.roundhouse.hub.spi;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a driver is asked to do: answer {@code message} on a task, in the project's folder. Immutable.
+ *
+ * @param turnId the runner's id for this turn
+ * @param taskId the task the turn works on
+ * @param projectName the task's project
+ * @param workingDirectory the folder the agent works in: the project's own, or where a module placed the task (its worktree)
+ * @param message the user's message that starts the turn
+ * @param context the project's context text and the task's title and description, for the system prompt
+ * @param priorSummaries summaries of the task's earlier generations, oldest first, to seed a fresh session
+ * @param resumeSessionId the session to resume (when the driver supports resume and there is one)
+ * @param model the model to use, or null for the driver's default
+ * @param permissionMode the agent permission mode, or null for the driver's default
+ * @param unattended no human is watching: anything that would ask is refused instead
+ * @param environment variables to add to the environment of every process started for the turn (the
+ *     project's {@code PORT}, say; see {@link TurnPlace}), over the driver's own
+ */
+public record TurnRequest(
+    long turnId,
+    long taskId,
+    String projectName,
+    Path workingDirectory,
+    String message,
+    String context,
+    List<String> priorSummaries,
+    String resumeSessionId,
+    String model,
+    String permissionMode,
+    boolean unattended,
+    Map<String, String> environment) {
+
+  public TurnRequest {
+    priorSummaries = List.copyOf(priorSummaries);
+    environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
+  }
+
+  /** A request with nothing added to the environment. */
+  public TurnRequest(long turnId, long taskId, String projectName, Path workingDirectory, String message, String context,
+      List<String> priorSummaries, String resumeSessionId, String model, String permissionMode, boolean unattended) {
+    this(turnId, taskId, projectName, workingDirectory, message, context, priorSummaries, resumeSessionId, model,
+        permissionMode, unattended, Map.of());
+  }
+}

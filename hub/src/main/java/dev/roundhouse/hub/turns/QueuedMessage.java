@@ -1,7 +1,0 @@
-package dev.roundhouse.hub.turns;
-
-import dev.roundhouse.hub.Actor;
-import java.time.Instant;
-
-/** A message waiting for its task's turn, in order of {@code id}. Immutable. */
-public record QueuedMessage(long id, long taskId, String message, String driver, Actor queuedBy, Instant queuedAt) {}
