@@ -16,7 +16,7 @@ public final class OperationCatalog {
   public static List<OperationDescriptor> describe() {
     OperationRegistry registry = OperationRegistry.create();
     BoardOperations.register(registry, new Board(null));
-    dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null);
+    dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null, java.time.Clock.systemUTC());
     dev.roundhouse.hub.agenttools.AgentTools.register(registry, new Board(null), null);
     return registry.list();
   }

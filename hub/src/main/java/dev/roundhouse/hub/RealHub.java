@@ -49,7 +49,7 @@ final class RealHub implements InProcessHub {
     Decisions decisions = new Decisions(store);
     this.transcripts = new Transcripts(store, drivers);
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
-    TurnOperations.register(operations, runner, transcripts, decisions, drivers, store);
+    TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     dev.roundhouse.hub.agenttools.AgentTools.register(operations, board, runner);
     this.decisions = decisions;
   }
@@ -89,6 +89,16 @@ final class RealHub implements InProcessHub {
       }
 
       @Override
+      public dev.roundhouse.hub.spi.ExtensionRecords records(String namespace) {
+        return new dev.roundhouse.hub.ext.StoredExtensionRecords(store, namespace);
+      }
+
+      @Override
+      public dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft event) {
+        return store.append(event);
+      }
+
+      @Override
       public void placeTurns(dev.roundhouse.hub.spi.TurnPlacer placer) {
         runner.placeTurns(placer);
       }
@@ -125,6 +135,7 @@ final class RealHub implements InProcessHub {
       RealHub hub;
       try {
         hub = new RealHub(config, lock, store, events, token, drivers);
+        hub.runner.open();
       } catch (RuntimeException e) {
         store.close();
         throw e;

@@ -19,6 +19,19 @@ public interface ExtensionContext {
 
   EventBus events();
 
+  /**
+   * The module's durable records under {@code namespace} (by convention its name), kept in the hub's store.
+   *
+   * @throws IllegalArgumentException naming a namespace that is not 1-64 of a-z, 0-9, '_', '.', '-'
+   */
+  ExtensionRecords records(String namespace);
+
+  /**
+   * Appends an event to the hub's durable stream (a worktree was made, a pull request merged) and returns it
+   * once it is durable; it is published after it commits. Call with no lock held.
+   */
+  dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft event);
+
   /** Open decisions of the extension's own kinds, and act when they are answered. */
   DecisionDesk decisions();
 

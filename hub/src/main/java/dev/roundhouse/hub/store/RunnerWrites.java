@@ -5,6 +5,7 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.TurnStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -13,13 +14,13 @@ import java.util.Optional;
 public interface RunnerWrites extends RunnerReads {
   Turn insertTurn(long task, int generation, String driver, boolean unattended, Actor startedBy, Instant at);
 
-  void setTurnStatus(long turn, String status);
+  void setTurnStatus(long turn, TurnStatus status);
 
   void setTurnSession(long turn, String sessionId);
 
   void setTurnIdle(long turn, boolean idle);
 
-  void endTurn(long turn, String status, String reason, Instant at);
+  void endTurn(long turn, TurnStatus status, String reason, Instant at);
 
   QueuedMessage enqueue(long task, String message, String driver, Actor by, Instant at);
 

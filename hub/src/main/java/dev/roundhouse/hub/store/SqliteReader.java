@@ -183,6 +183,11 @@ class SqliteReader implements StoreReader {
     return new SqliteRunnerReads(handle);
   }
 
+  @Override
+  public ExtensionReads extensions() {
+    return new SqliteExtensionRecords(handle);
+  }
+
   List<Event> eventsAfter(long after, int limit) {
     return handle
         .createQuery("SELECT * FROM events WHERE seq > :after ORDER BY seq LIMIT :limit")

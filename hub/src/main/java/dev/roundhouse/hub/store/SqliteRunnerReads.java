@@ -9,6 +9,7 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.model.Generation;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.TurnStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -171,7 +172,7 @@ class SqliteRunnerReads implements RunnerReads {
         rs.getLong("task_id"),
         rs.getInt("generation"),
         rs.getString("driver"),
-        rs.getString("status"),
+        TurnStatus.parse(rs.getString("status")),
         rs.getString("session_id"),
         rs.getInt("unattended") != 0,
         rs.getInt("idle") != 0,

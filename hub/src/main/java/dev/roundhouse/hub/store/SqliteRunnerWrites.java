@@ -6,6 +6,7 @@ import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.TurnStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -36,8 +37,8 @@ final class SqliteRunnerWrites extends SqliteRunnerReads implements RunnerWrites
   }
 
   @Override
-  public void setTurnStatus(long turn, String status) {
-    handle.execute("UPDATE turns SET status = ? WHERE id = ?", status, turn);
+  public void setTurnStatus(long turn, TurnStatus status) {
+    handle.execute("UPDATE turns SET status = ? WHERE id = ?", status.wireName(), turn);
   }
 
   @Override
@@ -51,10 +52,10 @@ final class SqliteRunnerWrites extends SqliteRunnerReads implements RunnerWrites
   }
 
   @Override
-  public void endTurn(long turn, String status, String reason, Instant at) {
+  public void endTurn(long turn, TurnStatus status, String reason, Instant at) {
     handle.execute(
         "UPDATE turns SET status = ?, end_reason = ?, ended_at = ?, idle = 0 WHERE id = ?",
-        status, reason, at.toEpochMilli(), turn);
+        status.wireName(), reason, at.toEpochMilli(), turn);
   }
 
   @Override

@@ -32,6 +32,11 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   }
 
   @Override
+  public ExtensionWrites extensions() {
+    return new SqliteExtensionRecords(handle);
+  }
+
+  @Override
   public Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }

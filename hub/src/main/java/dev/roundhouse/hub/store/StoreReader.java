@@ -35,4 +35,7 @@ public interface StoreReader {
 
   /** Turns, the message queue, decisions and rules. */
   RunnerReads runner();
+
+  /** Capability modules' records. */
+  ExtensionReads extensions();
 }

@@ -42,4 +42,8 @@ public interface StoreWriter extends StoreReader {
   /** Changes to turns, the message queue, decisions and rules. */
   @Override
   RunnerWrites runner();
+
+  /** Changes to capability modules' records. */
+  @Override
+  ExtensionWrites extensions();
 }

@@ -1,6 +1,5 @@
 package dev.roundhouse.hub.turns;
 
-import dev.roundhouse.hub.api.AgentToolsApi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Actor;
@@ -18,7 +17,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.TurnStatus;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AgentEndpoint;
@@ -36,31 +35,28 @@ import dev.roundhouse.hub.spi.TurnStoppedException;
  * store.
  */
 final class RunnerTurnContext implements TurnContext {
-  /**
-   * The operations every agent may call as tools: the agents' tools. A task owned by an extension's
-   * {@link dev.roundhouse.hub.spi.TurnContributor} adds that extension's tools ({@link TurnRunner#agentTools}),
-   * the same set a task-token MCP session lists, so an in-process driver and an agent CLI over MCP offer the
-   * model the same tools.
-   */
-  static final Set<String> AGENT_OPERATIONS = AgentToolsApi.NAMES;
-
   private static final List<String> PERMISSION_OPTIONS = List.of("allow_once", "allow_always", "deny");
 
-  private final TurnRunner runner;
+  private final RunnerParts parts;
+  private final DecisionParking parking;
   private final ActiveTurn active;
   private final long turnId;
   private final Project project;
   private final AgentDriver driver;
   private final boolean unattended;
   private final Actor agent;
-  /** The operations this turn's agent may call: {@link #AGENT_OPERATIONS} plus the task's owners' tools. */
+  /**
+   * The operations this turn's agent may call: the agents' tools plus the task's owners' tools, the same set a
+   * task-token MCP session lists, so an in-process driver and an agent CLI over MCP offer the model the same tools.
+   */
   private final Set<String> agentTools;
   /** Opened on first ask, revoked when the turn ends. */
   private final java.util.concurrent.atomic.AtomicReference<AgentEndpoint> endpoint = new java.util.concurrent.atomic.AtomicReference<>();
 
   RunnerTurnContext(
-      TurnRunner runner, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended, Set<String> agentTools) {
-    this.runner = runner;
+      RunnerParts parts, DecisionParking parking, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended, Set<String> agentTools) {
+    this.parts = parts;
+    this.parking = parking;
     this.active = active;
     this.turnId = turnId;
     this.project = project;
@@ -78,22 +74,22 @@ final class RunnerTurnContext implements TurnContext {
     ObjectNode data = (ObjectNode) Json.tree(event);
     data.put("turn", turnId);
     boolean wasIdle = active.idle;
-    active.lastActivity = runner.clock().instant();
+    active.lastActivity = parts.clock().instant();
     active.idle = false;
     if (event.isTransient() && !wasIdle) {
-      runner.events().publishTransient(
-          new Event(0, event.type(), runner.clock().instant(), agent, project.id(), active.taskId, data));
+      parts.events().publishTransient(
+          new Event(0, event.type(), parts.clock().instant(), agent, project.id(), active.taskId, data));
       return;
     }
     boolean session = event instanceof TurnEvent.SessionStarted started && started.sessionId() != null;
     if (!wasIdle && !session) {
-      runner.store().append(new EventDraft(event.type(), agent, project.id(), active.taskId, data));
+      parts.store().append(new EventDraft(event.type(), agent, project.id(), active.taskId, data));
       return;
     }
-    runner.store().write(w -> {
+    parts.store().write(w -> {
       if (wasIdle) {
         w.runner().setTurnIdle(turnId, false);
-        w.append(new EventDraft("turn.active", agent, project.id(), active.taskId, turnData()));
+        w.append(new RunnerEvent.Active(turnId).draft(agent, project.id(), active.taskId));
       }
       if (event instanceof TurnEvent.SessionStarted started && started.sessionId() != null) {
         w.runner().setTurnSession(turnId, started.sessionId());
@@ -104,8 +100,8 @@ final class RunnerTurnContext implements TurnContext {
       return null;
     });
     if (event.isTransient()) {
-      runner.events().publishTransient(
-          new Event(0, event.type(), runner.clock().instant(), agent, project.id(), active.taskId, data));
+      parts.events().publishTransient(
+          new Event(0, event.type(), parts.clock().instant(), agent, project.id(), active.taskId, data));
     }
   }
 
@@ -117,7 +113,7 @@ final class RunnerTurnContext implements TurnContext {
     if (driver.capabilities().readOnlyTools().contains(request.tool()) || readOnlyOperation(request.tool())) {
       return PermissionVerdict.allow("read-only tool");
     }
-    List<PermissionRule> rules = runner.store().read(r -> r.runner().rules(project.id()));
+    List<PermissionRule> rules = parts.store().read(r -> r.runner().rules(project.id()));
     for (PermissionRule rule : rules) {
       if (PermissionRules.allows(rule, request.tool(), request.command())) {
         return PermissionVerdict.allow(
@@ -175,7 +171,7 @@ final class RunnerTurnContext implements TurnContext {
   private Decision park(
       String kind, String title, JsonNode details, List<String> options,
       java.util.function.Function<Decision, EventDraft> companion) {
-    return runner.park(active, turnId, project.id(), kind, title, details, options, companion);
+    return parking.park(active, turnId, project.id(), kind, title, details, options, companion);
   }
 
   @Override
@@ -183,26 +179,24 @@ final class RunnerTurnContext implements TurnContext {
     if (active.stopped()) {
       return Optional.empty();
     }
-    runner.store().write(w -> {
-      w.runner().setTurnStatus(turnId, Turn.LINGERING);
-      w.append(new EventDraft("turn.lingering", agent, project.id(), active.taskId, turnData()));
+    parts.store().write(w -> {
+      w.runner().setTurnStatus(turnId, TurnStatus.LINGERING);
+      w.append(new RunnerEvent.Lingering(turnId).draft(agent, project.id(), active.taskId));
       return null;
     });
-    long deadline = System.nanoTime() + runner.settings().lingerTimeout().toNanos();
+    long deadline = System.nanoTime() + parts.settings().lingerTimeout().toNanos();
     try {
       while (!active.stopped()) {
-        Optional<String> next = runner.store().write(w -> {
+        Optional<String> next = parts.store().write(w -> {
           Optional<QueuedMessage> head = w.runner().dequeue(active.taskId);
           head.ifPresent(message -> {
-            w.runner().setTurnStatus(turnId, Turn.RUNNING);
-            ObjectNode data = turnData();
-            data.put("text", message.message());
-            w.append(new EventDraft("turn.user_message", message.queuedBy(), project.id(), active.taskId, data));
+            w.runner().setTurnStatus(turnId, TurnStatus.RUNNING);
+            w.append(new RunnerEvent.UserMessage(turnId, message.message()).draft(message.queuedBy(), project.id(), active.taskId));
           });
           return head.map(QueuedMessage::message);
         });
         if (next.isPresent()) {
-          active.lastActivity = runner.clock().instant();
+          active.lastActivity = parts.clock().instant();
           return next;
         }
         long left = deadline - System.nanoTime();
@@ -230,7 +224,7 @@ final class RunnerTurnContext implements TurnContext {
 
   @Override
   public List<OperationDescriptor> tools() {
-    return runner.operations().list().stream().filter(op -> agentTools.contains(op.name())).toList();
+    return parts.operations().list().stream().filter(op -> agentTools.contains(op.name())).toList();
   }
 
   @Override
@@ -238,7 +232,7 @@ final class RunnerTurnContext implements TurnContext {
     if (!agentTools.contains(name)) {
       throw new RoundhouseException.NotFound("unknown_operation", "no tool named '" + name + "' is offered to agents");
     }
-    return runner.operations().invoke(name, agent, input);
+    return parts.operations().invoke(name, agent, input);
   }
 
   @Override
@@ -247,14 +241,14 @@ final class RunnerTurnContext implements TurnContext {
     if (current != null) {
       return Optional.of(current);
     }
-    Optional<AgentEndpoint> opened = runner.agentEndpoints().open(active.taskId);
+    Optional<AgentEndpoint> opened = parts.agentEndpoints().get().open(active.taskId);
     if (opened.isEmpty()) {
       return opened;
     }
     if (endpoint.compareAndSet(null, opened.get())) {
       return opened;
     }
-    runner.agentEndpoints().close(opened.get()); // another thread opened one first
+    parts.agentEndpoints().get().close(opened.get()); // another thread opened one first
     return Optional.of(endpoint.get());
   }
 
@@ -262,23 +256,18 @@ final class RunnerTurnContext implements TurnContext {
   void closeEndpoint() {
     AgentEndpoint opened = endpoint.getAndSet(null);
     if (opened != null) {
-      runner.agentEndpoints().close(opened);
+      parts.agentEndpoints().get().close(opened);
     }
   }
 
   @Override
   public Clock clock() {
-    return runner.clock();
+    return parts.clock();
   }
 
   private boolean readOnlyOperation(String tool) {
     return agentTools.contains(tool)
-        && runner.operations().describe(tool).map(op -> op.annotations().readOnly()).orElse(false);
+        && parts.operations().describe(tool).map(op -> op.annotations().readOnly()).orElse(false);
   }
 
-  private ObjectNode turnData() {
-    ObjectNode data = Json.mapper().createObjectNode();
-    data.put("turn", turnId);
-    return data;
-  }
 }

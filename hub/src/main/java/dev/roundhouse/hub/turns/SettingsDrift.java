@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.spi.AgentDriver;
 
@@ -24,29 +25,31 @@ import dev.roundhouse.hub.spi.AgentDriver;
  * first sighting is recorded silently; a change parks the turn on a decision (adopt or decline) before
  * the agent starts; an unattended run refuses.
  *
- * <p>Thread-safe: stateless beyond the runner.
+ * <p>Thread-safe: stateless beyond its parts.
  */
 final class SettingsDrift {
   static final String ABSENT = "absent";
   private static final List<String> OPTIONS = List.of("adopt", "decline");
 
-  private final TurnRunner runner;
+  private final RunnerParts parts;
+  private final DecisionParking parking;
 
-  SettingsDrift(TurnRunner runner) {
-    this.runner = runner;
+  SettingsDrift(RunnerParts parts, DecisionParking parking) {
+    this.parts = parts;
+    this.parking = parking;
   }
 
-  /** Null to go ahead; otherwise why the turn ends before the agent starts ("declined: …", "refused: …"). */
-  String check(ActiveTurn loop, Turn turn, Project project, AgentDriver driver) {
+  /** Empty to go ahead; otherwise how the turn ends before the agent starts (declined, or failed when unattended). */
+  Optional<TurnOutcome> check(ActiveTurn loop, Turn turn, Project project, AgentDriver driver) {
     List<Path> files = driver.settingsFiles(Path.of(project.path()));
     if (files.isEmpty()) {
-      return null;
+      return Optional.empty();
     }
     Map<String, String> now = new LinkedHashMap<>();
     for (Path file : files) {
       now.put(file.toAbsolutePath().normalize().toString(), hash(file));
     }
-    Map<String, String> adopted = runner.store().read(r -> r.runner().settingsHashes(project.id(), driver.id()));
+    Map<String, String> adopted = parts.store().read(r -> r.runner().settingsHashes(project.id(), driver.id()));
     Map<String, String[]> changed = new LinkedHashMap<>();
     now.forEach((path, hash) -> {
       String before = adopted.get(path);
@@ -58,30 +61,30 @@ final class SettingsDrift {
       if (!adopted.keySet().containsAll(now.keySet())) {
         adopt(project, driver, now); // first sighting: recorded silently
       }
-      return null;
+      return Optional.empty();
     }
     if (turn.unattended()) {
-      return "refused: " + driver.id() + " settings changed outside the hub (" + String.join(", ", changed.keySet())
-          + ") and unattended runs refuse on drift";
+      return Optional.of(TurnOutcome.failed("refused: " + driver.id() + " settings changed outside the hub ("
+          + String.join(", ", changed.keySet()) + ") and unattended runs refuse on drift"));
     }
     ObjectNode details = Json.mapper().createObjectNode();
     details.put("turn", turn.id());
     details.put("driver", driver.id());
     ArrayNode list = details.putArray("files");
     changed.forEach((path, hashes) -> list.addObject().put("path", path).put("before", hashes[0]).put("after", hashes[1]));
-    Decision closed = runner.park(loop, turn.id(), project.id(), Decision.SETTINGS_DRIFT,
+    Decision closed = parking.park(loop, turn.id(), project.id(), Decision.SETTINGS_DRIFT,
         driver.capabilities().displayName() + " settings changed outside Roundhouse: " + String.join(", ", changed.keySet()),
         details, OPTIONS, decision -> null);
     if (closed.status().equals(Decision.ANSWERED) && closed.answer().equals("adopt")) {
       adopt(project, driver, now);
-      return null;
+      return Optional.empty();
     }
-    return "declined: the changed settings were not adopted"
-        + (closed.status().equals(Decision.EXPIRED) ? " (" + closed.message() + ")" : "");
+    return Optional.of(TurnOutcome.declined("declined: the changed settings were not adopted"
+        + (closed.status().equals(Decision.EXPIRED) ? " (" + closed.message() + ")" : "")));
   }
 
   private void adopt(Project project, AgentDriver driver, Map<String, String> hashes) {
-    runner.store().write(w -> {
+    parts.store().write(w -> {
       hashes.forEach((path, hash) -> w.runner().putSettingsHash(project.id(), driver.id(), path, hash, w.now()));
       return null;
     });

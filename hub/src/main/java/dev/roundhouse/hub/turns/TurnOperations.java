@@ -33,7 +33,8 @@ public final class TurnOperations {
   private TurnOperations() {}
 
   public static void register(
-      OperationRegistry registry, TurnRunner runner, Transcripts transcripts, Decisions decisions, DriverRegistry drivers, Store store) {
+      OperationRegistry registry, TurnRunner runner, Transcripts transcripts, Decisions decisions, DriverRegistry drivers, Store store,
+      java.time.Clock clock) {
     registry.register(Operation.of(
         "turn_start",
         "Start an agent turn on a task; returns at once while the turn runs in the hub. Refused when the task"
@@ -74,7 +75,7 @@ public final class TurnOperations {
         "Answer a pending decision. For a permission, allow_always also remembers a rule for the project (a"
             + " command prefix for shell tools; too broad a prefix is refused with the reason).",
         DecisionAnswer.class, Decision.class, UPDATE, (actor, in) -> answer(decisions, store, actor, in)));
-    AuthStatuses statuses = new AuthStatuses(runner == null ? java.time.Clock.systemUTC() : runner.clock());
+    AuthStatuses statuses = new AuthStatuses(clock);
     registry.register(Operation.of(
         "driver_list",
         "The agent drivers this hub can run, with their capabilities and whether they are ready (installed,"

@@ -25,7 +25,7 @@ class MigrationsTest {
   @Test
   void emptyDatabaseMigratesToLatest() {
     try (Store store = Store.sqlite(dir.resolve("a.db"), Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(3);
+      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(4);
       assertThat(store.read(StoreReader::projects)).isEmpty();
     }
   }
@@ -50,7 +50,7 @@ class MigrationsTest {
       handle.execute("UPDATE tags SET color = '#112233' WHERE name = 'ui'");
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(3);
+      assertThat(store.schemaVersion()).isEqualTo(4);
       var task = store.read(r -> r.task(7)).orElseThrow();
       assertThat(task.title()).isEqualTo("Old task");
       assertThat(task.status()).isEqualTo(TaskStatus.TODO);
@@ -63,6 +63,9 @@ class MigrationsTest {
       assertThat(generation).isEqualTo(1);
       List<?> turns = store.read(r -> r.runner().turns(7, 10));
       assertThat(turns).isEmpty();
+      // V4: no extension records yet.
+      List<?> records = store.read(r -> r.extensions().records("workspace", "", 10));
+      assertThat(records).isEmpty();
       List<TaskEdit> edits = store.read(r -> r.edits(7, 10));
       assertThat(edits).isEmpty();
       assertThat(store.lastSeq()).isEqualTo(1);
@@ -73,10 +76,10 @@ class MigrationsTest {
   void reopeningAMigratedDatabaseChangesNothing() {
     Path file = dir.resolve("c.db");
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(3);
+      assertThat(store.schemaVersion()).isEqualTo(4);
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(3);
+      assertThat(store.schemaVersion()).isEqualTo(4);
     }
   }
 
@@ -89,7 +92,7 @@ class MigrationsTest {
     assertThatThrownBy(() -> Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {}))
         .isInstanceOf(RoundhouseException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("knows versions up to 3");
+        .hasMessageContaining("knows versions up to 4");
     try (Handle handle = open(file)) {
       assertThat(Migrations.version(handle)).isEqualTo(99);
     }

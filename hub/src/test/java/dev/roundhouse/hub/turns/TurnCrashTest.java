@@ -113,7 +113,7 @@ class TurnCrashTest {
       TurnApi.TurnList turns = restarted.operations().call(
           "turn_list", dev.roundhouse.hub.core.Actor.USER, Map.of("task", task), TurnApi.TurnList.class);
       Turn turn = turns.turns().getFirst();
-      assertThat(turn.status()).isEqualTo(Turn.INTERRUPTED);
+      assertThat(turn.status()).isEqualTo(dev.roundhouse.hub.model.TurnStatus.INTERRUPTED);
       assertThat(turn.endReason()).contains("hub stopped");
       assertThat(turns.queue()).extracting(QueuedMessage::message).containsExactly("queued one", "queued two");
 

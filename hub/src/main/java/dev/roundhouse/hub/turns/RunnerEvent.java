@@ -1,0 +1,81 @@
+package dev.roundhouse.hub.turns;
+
+import dev.roundhouse.hub.events.HubEvent;
+import dev.roundhouse.hub.model.TurnStatus;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The events the runner records about a turn's life (what a driver reports is a {@code TurnEvent}); payloads
+ * as in docs/events.md. Immutable.
+ */
+sealed interface RunnerEvent extends HubEvent {
+
+  /** A turn began, by whoever sent its message. */
+  record Started(long turn, String driver, boolean unattended) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.started";
+    }
+  }
+
+  /** The message a turn answers (a first message, or the next one a lingering session takes). */
+  record UserMessage(long turn, String text) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.user_message";
+    }
+  }
+
+  /** A message waits for the running turn; {@code position} in the task's queue. */
+  record Queued(long turn, String text, int position) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.queued";
+    }
+  }
+
+  /** Where a module placed the turn, before its driver starts. */
+  record Placed(long turn, String workingDirectory, List<String> notes) implements RunnerEvent {
+    public Placed {
+      notes = List.copyOf(notes);
+    }
+
+    @Override
+    public String type() {
+      return "turn.placed";
+    }
+  }
+
+  /** The watchdog saw nothing from the turn for the idle time. */
+  record Idle(long turn, Instant idleSince) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.idle";
+    }
+  }
+
+  /** An idle turn produced something again. */
+  record Active(long turn) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.active";
+    }
+  }
+
+  /** The model is done and the session waits for the next message. */
+  record Lingering(long turn) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.lingering";
+    }
+  }
+
+  /** A turn ended: how, and why when there is more to say than its status. */
+  record Ended(long turn, TurnStatus status, String reason) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.ended";
+    }
+  }
+}
