@@ -1,6 +1,5 @@
 package dev.roundhouse.services;
 
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +28,7 @@ final class ManagedService {
 
   private final String name;
   private final SupervisorContext context;
-  private final LogBuffer log;
+  private final ServiceOutput output;
   private final ReentrantLock lock = new ReentrantLock();
   private ServiceDefinition definition;
   private ServiceStatus status = ServiceStatus.STOPPED;
@@ -47,12 +46,12 @@ final class ManagedService {
     this.name = definition.name();
     this.definition = definition;
     this.context = context;
-    this.log = new LogBuffer(name, context.logLines(), context.logChars());
+    this.output = new ServiceOutput(name, context);
     this.since = context.clock().instant();
   }
 
   LogBuffer log() {
-    return log;
+    return output.log();
   }
 
   ServiceDefinition definition() {
@@ -143,8 +142,7 @@ final class ManagedService {
       context.journal().erased(spawned.record());
       return;
     }
-    newRun.startReaders(pump(newRun, spawned.process().getInputStream(), LogLine.Stream.STDOUT),
-        pump(newRun, spawned.process().getErrorStream(), LogLine.Stream.STDERR), name);
+    output.read(newRun, this::markReady);
     spawned.process().onExit().thenRunAsync(() -> exited(newRun), runnable -> Thread.ofVirtual().start(runnable));
     publish(state);
     Integer port = context.readinessPort(def);
@@ -181,22 +179,6 @@ final class ManagedService {
       }
     }
     return snapshot();
-  }
-
-  private OutputPump pump(ServiceRun owner, InputStream stream, LogLine.Stream which) {
-    return new OutputPump(stream, context.maxLineBytes(), text -> {
-      LogLine line = log.append(which, text, context.clock().instant());
-      if (owner.readyPattern != null && !owner.ready && owner.readyPattern.matcher(text).find()) {
-        markReady(owner);
-      }
-      for (LogListener listener : context.logListeners()) {
-        try {
-          listener.line(name, line);
-        } catch (RuntimeException e) {
-          LOG.warn("A log listener failed on a line of service {}", name, e);
-        }
-      }
-    });
   }
 
   private void markReady(ServiceRun owner) {
@@ -283,7 +265,7 @@ final class ManagedService {
 
   private ServiceState snapshotLocked() {
     return new ServiceState(name, definition.kind(), status, run == null ? null : run.pid(), exitCode, restarts,
-        context.port(), message, since, log.nextOffset(), version);
+        context.port(), message, since, output.log().nextOffset(), version);
   }
 
   private void cancelRestartLocked() {

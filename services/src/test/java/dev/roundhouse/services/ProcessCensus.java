@@ -58,9 +58,9 @@ final class ProcessCensus {
   private static Boolean initReaps;
 
   /**
-   * Whether PID 1 reaps orphans, as every init does (systemd, tini, docker --init). The firecracker init
-   * of some build VMs does not: orphaned zombies stay forever there, whoever made them. Probed once with a
-   * real orphan: it is reaped within two seconds or never.
+   * Whether PID 1 reaps orphans, as every init does (systemd, tini, docker --init); a container whose PID 1
+   * is a program that never waits keeps them forever, whoever made them. The init of these build VMs reaps
+   * lazily (seconds later), hence the waits. Probed once with a real orphan.
    */
   static synchronized boolean initReapsOrphans() {
     if (initReaps == null) {
