@@ -1,0 +1,29 @@
+package dev.roundhouse.services;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The terminal sessions of a hub. Implementations are thread-safe. */
+public interface Terminals extends AutoCloseable {
+  TerminalSession open(TerminalSpec spec);
+
+  /** A session that is still open (a reattach within the grace period). */
+  Optional<TerminalSession> find(String id);
+
+  List<TerminalSession> list();
+
+  /** Hangs up every session. */
+  @Override
+  void close();
+
+  /**
+   * @param reattachGrace how long a session with no viewer lives
+   * @param scrollbackBytes how much recent output is kept for a reattach
+   * @param hangupGrace how long the group has after SIGHUP before SIGKILL
+   */
+  static Terminals create(Scheduler scheduler, ProcessJournal journal, Duration reattachGrace, int scrollbackBytes,
+      Duration hangupGrace) {
+    return new RealTerminals(scheduler, journal, reattachGrace, scrollbackBytes, hangupGrace);
+  }
+}
