@@ -1,6 +1,5 @@
 package dev.roundhouse.workspace;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Fetches a base branch from its remote, at most once per freshness window per repository and branch, so
- * twenty tasks starting together fetch once. The remote-tracking ref follows the remote even when it was
+ * Fetches a base branch from its remote, at most once per freshness window per repository and branch (a
+ * failed attempt included), so twenty tasks starting together fetch once. The remote-tracking ref follows the remote even when it was
  * force-pushed (that is how a rewritten base becomes visible); local branches are never touched here.
  *
  * <p>Thread-safe; callers hold the repository's lock, so two fetches of one repository never overlap.
@@ -35,6 +34,8 @@ final class Fetcher {
     if (last != null && last.plus(freshness).isAfter(now)) {
       return null;
     }
+    // A failed fetch counts too: twenty tasks must not each wait out an unreachable remote's timeout.
+    lastFetch.put(key, now);
     try {
       GitResult result = git.run(repo.topLevel(), git.fetchTimeout, Map.of(), List.of("fetch", "--no-tags",
           "--no-write-fetch-head", remote, "+refs/heads/" + base + ":refs/remotes/" + remote + "/" + base));
@@ -44,11 +45,6 @@ final class Fetcher {
     } catch (WorkspaceException e) {
       return e.getMessage();
     }
-    lastFetch.put(key, now);
     return null;
-  }
-
-  void forget(Path commonDir) {
-    lastFetch.keySet().removeIf(key -> key.startsWith(commonDir + " "));
   }
 }

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs the {@code git} CLI as a child process: stdin closed, stdout and stderr read on virtual threads, and
- * the child (with its own children, such as ssh) killed when it outlives its timeout. Prompts are switched off
- * so a missing credential fails instead of hanging, and git's repository-redirecting variables are dropped so
+ * the child (with its own children, such as ssh) killed when it outlives its timeout. Credential prompts are
+ * switched off so a missing credential fails instead of hanging (ssh without a terminal cannot prompt; the
+ * user's {@code core.sshCommand} is left alone), and git's repository-redirecting variables are dropped so
  * a hub started from a git hook still talks to the repository it names.
  *
  * <p>Stateless apart from its configuration; thread-safe.
@@ -51,7 +52,6 @@ final class GitCli {
     env.put("LC_ALL", "C");
     env.put("GIT_TERMINAL_PROMPT", "0");
     env.put("GCM_INTERACTIVE", "never");
-    env.putIfAbsent("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
     env.putAll(environment);
     env.putAll(extraEnv);
     Process process;
