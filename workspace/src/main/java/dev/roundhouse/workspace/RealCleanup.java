@@ -34,6 +34,10 @@ final class RealCleanup implements Cleanup {
     String task = "task " + worktree.taskId();
     try (Repository main = Landing.open(worktree)) {
       ObjectId tip = JGitSupport.branch(main, worktree.branch());
+      if (tip == null && !java.nio.file.Files.exists(Path.of(worktree.path()))) {
+        return new Stranded(false, List.of(), List.of(), "neither branch " + worktree.branch() + " nor worktree "
+            + worktree.path() + " of " + task + " exists any more; nothing is left to lose");
+      }
       if (tip == null) {
         return new Stranded(true, List.of(), List.of(), "branch " + worktree.branch() + " of " + task
             + " is missing, so its work cannot be checked");

@@ -61,6 +61,11 @@ final class RealWorktrees implements Worktrees {
       if (request.branch() != null) {
         throw new MissingBranchException(repo.toString(), branch);
       }
+      if (registered != null && WorktreeSlot.healthy(registered)) {
+        throw new WorkspaceException("worktree " + path + " of repository " + repo + " already holds "
+            + (registered.branch() == null ? "a detached HEAD" : "branch " + registered.branch())
+            + ", not task " + request.taskId() + "'s new branch " + branch + "; move it away, then try again");
+      }
       slot.clear(repo, path, registered);
       CutPoint.Choice cut = cutPoint.choose(repo, base);
       notes.addAll(cut.notes());

@@ -35,6 +35,20 @@ class CleanupTest {
   }
 
   @Test
+  void aMissingBranchWithItsFolderStillThereCountsAsStranded(Sandbox sandbox) {
+    Workspace workspace = sandbox.workspace();
+    TaskWorktree worktree = sandbox.ensure(workspace, 9, "doubt").worktree();
+    sandbox.git(Path.of(worktree.path()), "checkout", "-q", "--detach");
+    sandbox.git(sandbox.project, "branch", "-D", worktree.branch());
+
+    Stranded stranded = workspace.cleanup().stranded(worktree, List.of());
+
+    assertThat(stranded.stranded()).isTrue();
+    assertThat(stranded.message()).contains("branch roundhouse/9-doubt of task 9 is missing");
+    assertThat(Path.of(worktree.path()).resolve("README.md")).exists();
+  }
+
+  @Test
   void reclaimAfterAMergedLocalPullRequestRemovesWorktreeAndBranch(Sandbox sandbox) {
     Workspace workspace = sandbox.workspace();
     TaskWorktree worktree = sandbox.ensure(workspace, 2, "pr").worktree();
@@ -55,6 +69,7 @@ class CleanupTest {
     assertThat(sandbox.run(sandbox.project, "rev-parse", "--verify", "refs/heads/" + worktree.branch()).exitCode())
         .isNotZero();
     assertThat(workspace.cleanup().reclaim(worktree, List.of()).outcome()).isEqualTo(ReclaimOutcome.ALREADY_GONE);
+    assertThat(workspace.cleanup().stranded(worktree, List.of()).stranded()).isFalse();
   }
 
   @Test
