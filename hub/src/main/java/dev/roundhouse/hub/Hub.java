@@ -48,6 +48,9 @@ public interface Hub extends AutoCloseable {
    */
   long transcriptStart(long task);
 
+  /** The handler an extension serves at {@code /api/x/{name}} (see {@link dev.roundhouse.hub.spi.ExtensionContext#serve}). */
+  Optional<io.undertow.server.HttpHandler> extensionRoute(String name);
+
   /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
   void useAgentEndpoints(AgentEndpoints endpoints);
 

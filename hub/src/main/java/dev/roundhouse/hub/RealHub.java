@@ -34,6 +34,8 @@ final class RealHub implements InProcessHub {
   private final List<HubExtension> extensions = new ArrayList<>();
   private final dev.roundhouse.hub.ext.ExtensionResources resources;
   private volatile String url;
+  private static final java.util.regex.Pattern ROUTE_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]{0,31}");
+  private final java.util.concurrent.ConcurrentHashMap<String, io.undertow.server.HttpHandler> routes = new java.util.concurrent.ConcurrentHashMap<>();
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
@@ -96,6 +98,21 @@ final class RealHub implements InProcessHub {
       @Override
       public dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft event) {
         return store.append(event);
+      }
+
+      @Override
+      public void serve(String name, io.undertow.server.HttpHandler handler) {
+        if (!ROUTE_NAME.matcher(name).matches()) {
+          throw new IllegalArgumentException("a route name is 1-32 of a-z, 0-9, '-' starting with a letter, not '" + name + "'");
+        }
+        if (routes.putIfAbsent(name, java.util.Objects.requireNonNull(handler, "handler")) != null) {
+          throw new IllegalArgumentException("/api/x/" + name + " is served already");
+        }
+      }
+
+      @Override
+      public void guardStatusChanges(dev.roundhouse.hub.spi.TaskStatusGuard guard) {
+        board.guardStatusChanges(guard);
       }
 
       @Override
@@ -175,6 +192,11 @@ final class RealHub implements InProcessHub {
   @Override
   public java.util.Set<String> agentTools(long task) {
     return runner.agentTools(task);
+  }
+
+  @Override
+  public java.util.Optional<io.undertow.server.HttpHandler> extensionRoute(String name) {
+    return java.util.Optional.ofNullable(routes.get(name));
   }
 
   @Override

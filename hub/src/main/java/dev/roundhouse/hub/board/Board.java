@@ -27,7 +27,10 @@ import dev.roundhouse.hub.store.TaskQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import dev.roundhouse.hub.spi.TaskStatusGuard;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Optional;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -61,6 +64,7 @@ public final class Board {
   public static final String WITHDRAWN = "withdrawn";
 
   private final Store store;
+  private final List<TaskStatusGuard> guards = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Board(Store store) {
     this.store = store;
@@ -197,7 +201,30 @@ public final class Board {
         });
   }
 
+  /** Adds a module's veto on moving tasks between columns; asked before every write that changes a status. */
+  public void guardStatusChanges(TaskStatusGuard guard) {
+    guards.add(java.util.Objects.requireNonNull(guard, "guard"));
+  }
+
+  /** Asks every guard about each task the write would move to {@code to}; outside any write, no lock held. */
+  private void checkGuards(Actor actor, Collection<Long> tasks, TaskStatus to) {
+    if (guards.isEmpty() || to == null) {
+      return;
+    }
+    for (long id : tasks) {
+      Optional<Task> task = store.read(r -> r.task(id));
+      if (task.isEmpty() || task.get().status() == to) {
+        continue; // an unknown task is refused by the write itself, with its own sentence
+      }
+      Project project = store.read(r -> r.project(task.get().projectId())).orElseThrow();
+      for (TaskStatusGuard guard : guards) {
+        guard.check(actor, project, task.get(), to);
+      }
+    }
+  }
+
   public Task updateTask(Actor actor, TaskUpdate input) {
+    checkGuards(actor, List.of(input.task()), input.status());
     String title = input.title() == null ? null : Names.title(input.title());
     String description = Names.optionalText("description", input.description());
     List<String> tags = input.tags() == null ? null : Names.tags(input.tags());
@@ -239,6 +266,7 @@ public final class Board {
     if (input.status() == null && input.project() == null) {
       throw new InvalidInput("say where to move: a status, a project, or both");
     }
+    checkGuards(actor, input.tasks(), input.status());
     return store.write(
         w -> {
           Set<Long> moving = new LinkedHashSet<>(input.tasks());

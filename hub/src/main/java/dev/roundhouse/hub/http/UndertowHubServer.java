@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -24,6 +25,9 @@ import org.xnio.Options;
  */
 final class UndertowHubServer implements HubServer, HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(UndertowHubServer.class);
+
+  /** Where modules' routes live: {@code /api/x/{name}}. */
+  static final String EXTENSION_ROUTES = "/api/x/";
 
   private final Hub hub;
   private final Guard guard;
@@ -132,12 +136,27 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       guard.check(exchange, !health);
       if (path.equals("/api/events")) {
         events.handle(exchange, null, -1);
+      } else if (path.startsWith(EXTENSION_ROUTES)) {
+        serveExtension(exchange, path);
       } else if (!routes.handle(exchange)) {
         HttpErrors.send(exchange, 404, "unknown_route", "no route " + exchange.getRequestMethod() + " " + path + "; see docs/http.md");
       }
     } catch (Throwable failure) {
       HttpErrors.send(exchange, failure);
     }
+  }
+
+  /** A module's route, {@code /api/x/{name}/…}: the guard has passed; the module's handler answers. */
+  private void serveExtension(HttpServerExchange exchange, String path) throws Exception {
+    String rest = path.substring(EXTENSION_ROUTES.length());
+    int slash = rest.indexOf('/');
+    String name = slash < 0 ? rest : rest.substring(0, slash);
+    Optional<HttpHandler> handler = hub.extensionRoute(name);
+    if (handler.isEmpty()) {
+      HttpErrors.send(exchange, 404, "unknown_route", "no module serves " + EXTENSION_ROUTES + name + "; see docs/http.md");
+      return;
+    }
+    handler.get().handleRequest(exchange);
   }
 
   private static void serveMount(HttpMount mount, HttpServerExchange exchange) {

@@ -57,6 +57,19 @@ public interface ExtensionContext {
   TurnPlace placeOf(long task);
 
   /**
+   * Serves {@code handler} at {@code /api/x/{name}} and below on the hub's HTTP server, behind the hub's own
+   * checks (the token, browser origins, the Host header), on a virtual thread per request where it may block:
+   * for what an operation cannot carry (a log that streams, a terminal's WebSocket, a proxied dev server). The
+   * handler answers its own errors.
+   *
+   * @throws IllegalArgumentException when {@code name} is not 1-32 of a-z, 0-9, '-' or is served already
+   */
+  void serve(String name, io.undertow.server.HttpHandler handler);
+
+  /** Adds {@code guard}'s veto on moving tasks between columns (see {@link TaskStatusGuard}). */
+  void guardStatusChanges(TaskStatusGuard guard);
+
+  /**
    * Offers {@code resource} to the faces that serve resources (the MCP endpoint), beside the hub's own;
    * its URI must not be offered already.
    */
