@@ -1,8 +1,6 @@
 package dev.roundhouse.hub.board;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Actor;
-import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException.Conflict;
 import dev.roundhouse.hub.core.RoundhouseException.Forbidden;
 import dev.roundhouse.hub.core.RoundhouseException.InvalidInput;
@@ -19,7 +17,6 @@ import dev.roundhouse.hub.api.BoardApi.TaskMove;
 import dev.roundhouse.hub.api.BoardApi.TaskMoved;
 import dev.roundhouse.hub.api.BoardApi.TaskUpdate;
 import dev.roundhouse.hub.api.BoardApi.TagUpdate;
-import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreReader;
 import dev.roundhouse.hub.store.StoreWriter;
@@ -84,7 +81,7 @@ public final class Board {
                   new Project(
                       0, name, path, Names.emptyToNull(Names.optionalText("default_agent", input.defaultAgent())),
                       Names.emptyToNull(Names.optionalText("context", input.context())), now, now));
-          w.append(event("project.created", actor, project.id(), null, "project", project));
+          w.append(new BoardEvent.ProjectCreated(project).draft(actor, project.id(), null));
           return project;
         });
   }
@@ -108,10 +105,7 @@ public final class Board {
                   before.createdAt(),
                   w.now());
           w.updateProject(after);
-          ObjectNode data = Json.mapper().createObjectNode();
-          data.set("project", Json.tree(after));
-          data.set("before", Json.tree(before));
-          w.append(new EventDraft("project.updated", actor, after.id(), null, data));
+          w.append(new BoardEvent.ProjectUpdated(after, before).draft(actor, after.id(), null));
           return after;
         });
   }
@@ -168,7 +162,7 @@ public final class Board {
             w.updateTask(created);
             created = w.task(created.id()).orElseThrow();
           }
-          w.append(event("task.created", actor, project.id(), created.id(), "task", created));
+          w.append(new BoardEvent.TaskCreated(created).draft(actor, project.id(), created.id()));
           return created;
         });
   }
@@ -323,10 +317,7 @@ public final class Board {
                   .map(java.util.Map.Entry::getKey)
                   .toList();
           w.deleteTask(id);
-          ObjectNode data = Json.mapper().createObjectNode();
-          data.set("task", Json.tree(task));
-          data.set("unblocked", Json.tree(waiters));
-          w.append(new EventDraft("task.deleted", actor, task.projectId(), id, data));
+          w.append(new BoardEvent.TaskDeleted(task, waiters).draft(actor, task.projectId(), id));
           return new BoardApi.TaskDeleted(id, task.title());
         });
   }
@@ -370,10 +361,7 @@ public final class Board {
           }
           Task saved = save(w, actor, current, reverted);
           w.markEditReverted(editId, actor, w.now());
-          ObjectNode data = Json.mapper().createObjectNode();
-          data.put("edit", editId);
-          data.put("field", edit.field());
-          w.append(new EventDraft("task.edit_reverted", actor, saved.projectId(), saved.id(), data));
+          w.append(new BoardEvent.EditReverted(editId, edit.field()).draft(actor, saved.projectId(), saved.id()));
           return saved;
         });
   }
@@ -412,9 +400,7 @@ public final class Board {
                   true, before.agent(), before.branch(), before.startAt(), before.createdBy(),
                   before.createdAt(), before.updatedAt());
           Task saved = save(w, actor, before, after);
-          ObjectNode data = Json.mapper().createObjectNode();
-          data.put("reason", reason);
-          w.append(new EventDraft("task.withdrawn", actor, saved.projectId(), saved.id(), data));
+          w.append(new BoardEvent.TaskWithdrawn(reason).draft(actor, saved.projectId(), saved.id()));
           return saved;
         });
   }
@@ -456,12 +442,8 @@ public final class Board {
           }
           String finalName = current;
           Tag tag = w.tags(null).stream().filter(t -> t.name().equals(finalName)).findFirst().orElseThrow();
-          ObjectNode data = Json.mapper().createObjectNode();
-          data.set("tag", Json.tree(tag));
-          if (!finalName.equals(name)) {
-            data.put("renamed_from", name);
-          }
-          w.append(new EventDraft("tag.updated", actor, null, null, data));
+          String renamedFrom = finalName.equals(name) ? null : name;
+          w.append(new BoardEvent.TagUpdated(tag, renamedFrom).draft(actor, null, null));
           return tag;
         });
   }
@@ -482,22 +464,13 @@ public final class Board {
             after.branch(), after.startAt(), after.createdBy(), after.createdAt(), now);
     w.updateTask(stamped);
     Task saved = w.task(stamped.id()).orElseThrow();
-    var changeList = Json.mapper().createArrayNode();
+    List<BoardEvent.FieldChange> recorded = new ArrayList<>();
     for (TaskFields.Change change : changes) {
       long editId = w.recordEdit(saved.id(), actor, change.field(), change.before(), change.after(), now);
-      ObjectNode node = changeList.addObject();
-      node.put("edit", editId);
-      node.put("field", change.field());
-      node.set("before", change.before());
-      node.set("after", change.after());
+      recorded.add(new BoardEvent.FieldChange(editId, change.field(), change.before(), change.after()));
     }
-    ObjectNode data = Json.mapper().createObjectNode();
-    data.set("task", Json.tree(saved));
-    data.set("changes", changeList);
-    if (actor.isAgent() && !actor.isAgentOf(saved.id())) {
-      data.put("foreign_edit", true);
-    }
-    w.append(new EventDraft("task.updated", actor, saved.projectId(), saved.id(), data));
+    Boolean foreign = actor.isAgent() && !actor.isAgentOf(saved.id()) ? Boolean.TRUE : null;
+    w.append(new BoardEvent.TaskUpdated(saved, recorded, foreign).draft(actor, saved.projectId(), saved.id()));
     return saved;
   }
 
@@ -582,11 +555,5 @@ public final class Board {
       return current;
     }
     return update.isBlank() ? null : update.strip();
-  }
-
-  private static EventDraft event(String type, Actor actor, Long project, Long task, String key, Object value) {
-    ObjectNode data = Json.mapper().createObjectNode();
-    data.set(key, Json.tree(value));
-    return new EventDraft(type, actor, project, task, data);
   }
 }

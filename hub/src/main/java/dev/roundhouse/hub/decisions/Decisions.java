@@ -1,11 +1,8 @@
 package dev.roundhouse.hub.decisions;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Actor;
-import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
-import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
 import java.time.Duration;
@@ -57,7 +54,7 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
   public static Decision open(
       StoreWriter w, String kind, Long project, Long task, Long turn, Actor actor, String title, JsonNode request, List<String> options) {
     Decision decision = w.runner().insertDecision(kind, project, task, turn, title, request, options, w.now());
-    w.append(new EventDraft("decision.opened", actor, project, task, data(decision)));
+    w.append(new DecisionEvent.Opened(decision).draft(actor, project, task));
     return decision;
   }
 
@@ -104,7 +101,7 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
       beforeClose.accept(w);
       w.runner().closeDecision(id, Decision.ANSWERED, chosen, blankToNull(message), actor, w.now());
       Decision after = w.runner().decision(id).orElseThrow();
-      w.append(new EventDraft("decision.answered", actor, after.projectId(), after.taskId(), data(after)));
+      w.append(new DecisionEvent.Answered(after).draft(actor, after.projectId(), after.taskId()));
       return after;
     });
     release(closed);
@@ -142,7 +139,7 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
     }
     w.runner().closeDecision(id, Decision.EXPIRED, null, reason, null, w.now());
     Decision after = w.runner().decision(id).orElseThrow();
-    w.append(new EventDraft("decision.expired", Actor.SCHEDULER, after.projectId(), after.taskId(), data(after)));
+    w.append(new DecisionEvent.Expired(after).draft(Actor.SCHEDULER, after.projectId(), after.taskId()));
     return after;
   }
 
@@ -152,12 +149,6 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
     if (waiter != null && !closed.pending()) {
       waiter.complete(closed);
     }
-  }
-
-  private static ObjectNode data(Decision decision) {
-    ObjectNode data = Json.mapper().createObjectNode();
-    data.set("decision", Json.tree(decision));
-    return data;
   }
 
   private static RoundhouseException.NotFound notFound(long id) {

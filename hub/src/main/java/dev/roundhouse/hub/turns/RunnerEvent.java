@@ -78,4 +78,12 @@ sealed interface RunnerEvent extends HubEvent {
       return "turn.ended";
     }
   }
+
+  /** A task's context was cleared: one generation ended with a summary, the next begins seeded with it. */
+  record Cleared(int endedGeneration, int generation, String summary, String summarisedBy) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "task.cleared";
+    }
+  }
 }

@@ -1,13 +1,10 @@
 package dev.roundhouse.hub.turns;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Actor;
-import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.events.Event;
-import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.store.RunnerReads;
 import dev.roundhouse.hub.store.Store;
 import java.util.LinkedHashMap;
@@ -112,12 +109,7 @@ public final class Transcripts {
       });
       w.runner().insertGeneration(taskId, generation, summary, by, lastSeq, w.now());
       w.runner().setGeneration(taskId, generation + 1);
-      ObjectNode data = Json.mapper().createObjectNode();
-      data.put("ended_generation", generation);
-      data.put("generation", generation + 1);
-      data.put("summary", summary);
-      data.put("summarised_by", by);
-      w.append(new EventDraft("task.cleared", actor, snapshot.task.projectId(), taskId, data));
+      w.append(new RunnerEvent.Cleared(generation, generation + 1, summary, by).draft(actor, snapshot.task.projectId(), taskId));
       return new TurnApi.Cleared(taskId, generation, generation + 1, summary, by);
     });
   }
