@@ -1,6 +1,6 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.lspbridge.AcpAgent;
+import dev.roundhouse.lspbridge.acp.AcpAgent;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

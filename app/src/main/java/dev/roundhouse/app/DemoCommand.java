@@ -7,7 +7,7 @@ import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.http.HubServer;
-import dev.roundhouse.lspbridge.SseReader;
+import dev.roundhouse.hubclient.SseReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +22,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code roundhouse demo}: a whole turn without an agent, key or running hub. Starts a throwaway hub in a

@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.lspbridge.HubAddress;
-import dev.roundhouse.lspbridge.HubUnavailableException;
+import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.hubclient.HubUnavailableException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.lspbridge.ReconnectPause;
-import dev.roundhouse.lspbridge.SseReader;
+import dev.roundhouse.hubclient.ReconnectPause;
+import dev.roundhouse.hubclient.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

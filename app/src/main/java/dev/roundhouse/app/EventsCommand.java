@@ -3,7 +3,7 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;
-import dev.roundhouse.lspbridge.SseReader;
+import dev.roundhouse.hubclient.SseReader;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -2,9 +2,9 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.RoundhouseException;
-import dev.roundhouse.lspbridge.HubAddress;
-import dev.roundhouse.lspbridge.HubHttp;
-import dev.roundhouse.lspbridge.HubUnavailableException;
+import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.hubclient.HubHttp;
+import dev.roundhouse.hubclient.HubUnavailableException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package dev.roundhouse.app;
 
-import dev.roundhouse.lspbridge.LspBridge;
+import dev.roundhouse.lspbridge.lsp.LspBridge;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

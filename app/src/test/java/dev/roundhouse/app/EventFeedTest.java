@@ -3,14 +3,14 @@ package dev.roundhouse.app;
 import static dev.roundhouse.app.CliTestSupport.context;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.lspbridge.SseReader;
+import dev.roundhouse.hubclient.SseReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -17,14 +17,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The rules between modules (docs/architecture.md, "Modules"), checked on the compiled classes of every
  * module: no package cycle anywhere, and each module reaches into the hub only through what the hub
- * exports to it. Capability modules and drivers get the SPI; faces get the API; nothing outside the hub
- * touches its engines (store, board, decisions, turns, agent tools).
+ * exports to it. Capability modules and drivers get the SPI; faces get the API; the hub client gets the API
+ * records; nothing outside the hub touches its engines (store, board, decisions, turns, agent tools).
  */
 class ModuleBoundariesTest {
   private static final String HUB = "dev.roundhouse.hub";
 
   /** What a driver or a capability module may use: the SPI and what it is made of. */
   private static final Set<String> SPI = Set.of("core", "model", "events", "ops", "spi", "api");
+
+  /** What the hub client may use: the API records only (the operations' wire records and what they are made of). */
+  private static final Set<String> CLIENT = Set.of("core", "model", "events", "ops", "api");
 
   /** What a face may use: the SPI's packages, the hub itself, its HTTP server and the extensions' resources. */
   private static final Set<String> API = union(SPI, Set.of("", "ext", "http"));
@@ -36,7 +39,7 @@ class ModuleBoundariesTest {
       "dev.roundhouse.services", SPI,
       "dev.roundhouse.mcpserver", API,
       "dev.roundhouse.lspbridge", API,
-      "dev.roundhouse.hubclient", API,
+      "dev.roundhouse.hubclient", CLIENT,
       // the `roundhouse bench` command runs the hub's own append benchmark
       "dev.roundhouse.app", union(API, Set.of("bench")));
 

@@ -1,0 +1,155 @@
+package dev.roundhouse.hubclient;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.api.TurnApi;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The typed client of a running hub: each method is one operation ({@code POST /api/ops/{name}}) with the
+ * hub's own input and output records ({@link BoardApi}, {@link TurnApi}, the {@code model} records), plus
+ * {@link #call(String, Object)} for any operation as JSON and the event streams. What the CLI, the LSP face
+ * and the ACP face call.
+ *
+ * <p>Outputs are read leniently: a field this client does not know (a newer hub) is skipped, not refused.
+ * Failures are the {@link HubHttp}'s: {@link HubErrorException} with the hub's sentence,
+ * {@link HubUnavailableException} when no hub answers.
+ *
+ * <p>Thread-safe: a {@link HubHttp} and an immutable mapper.
+ */
+public final class RemoteHub implements AutoCloseable {
+  /** The hub's JSON settings, but tolerant of fields added by a newer hub. */
+  private static final ObjectMapper READER = Json.mapper().copy().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private final HubHttp http;
+
+  public RemoteHub(HubHttp http) {
+    this.http = http;
+  }
+
+  /**
+   * A client for the editor faces (see {@link HubHttp#editorFace}).
+   *
+   * @param locator finds the hub (again after it restarts); throws {@link HubUnavailableException} when none
+   *     runs
+   */
+  public static RemoteHub editorFace(Supplier<HubAddress> locator) {
+    return new RemoteHub(HubHttp.editorFace(locator));
+  }
+
+  /** A client naming itself {@code userAgent} that waits up to {@code operationTimeout} for an operation. */
+  public static RemoteHub connect(Supplier<HubAddress> locator, String userAgent, Duration operationTimeout) {
+    return new RemoteHub(new HubHttp(locator, userAgent, operationTimeout));
+  }
+
+  /** The connection underneath, for text calls and streams. */
+  public HubHttp http() {
+    return http;
+  }
+
+  // ---- any operation
+
+  /**
+   * Runs operation {@code op} and returns its output as the hub sent it.
+   *
+   * @param input the operation's input record (or a map), serialized with the hub's JSON settings; null: none
+   */
+  public JsonNode call(String op, Object input) {
+    return http.callTree(op, input);
+  }
+
+  /** Runs operation {@code op} and reads its output as {@code output}. */
+  public <T> T call(String op, Object input, Class<T> output) {
+    JsonNode tree = call(op, input);
+    try {
+      return READER.treeToValue(tree, output);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+      throw new HubErrorException(
+          502, "bad_response", "the hub at " + http.address().url() + " answered " + op + " with something that is not a " + output.getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  // ---- projects and tasks (BoardApi)
+
+  public List<Project> projectList() {
+    return call("project_list", new BoardApi.NoInput(), BoardApi.ProjectList.class).projects();
+  }
+
+  /** One project by id or name. */
+  public Project projectGet(String project) {
+    return call("project_get", new BoardApi.ProjectRef(project), Project.class);
+  }
+
+  public Task taskGet(long task) {
+    return call("task_get", new BoardApi.TaskRef(task), Task.class);
+  }
+
+  public Task taskCreate(BoardApi.TaskCreate input) {
+    return call("task_create", input, Task.class);
+  }
+
+  public Task taskUpdate(BoardApi.TaskUpdate input) {
+    return call("task_update", input, Task.class);
+  }
+
+  public BoardApi.TaskList taskList(BoardApi.TaskListQuery query) {
+    return call("task_list", query, BoardApi.TaskList.class);
+  }
+
+  // ---- turns, transcripts, decisions, drivers (TurnApi)
+
+  public TurnApi.TurnView turnStart(TurnApi.TurnStart input) {
+    return call("turn_start", input, TurnApi.TurnView.class);
+  }
+
+  public TurnApi.SendResult turnSend(TurnApi.TurnSend input) {
+    return call("turn_send", input, TurnApi.SendResult.class);
+  }
+
+  public TurnApi.TurnView turnStop(long task) {
+    return call("turn_stop", new TurnApi.TaskRef(task), TurnApi.TurnView.class);
+  }
+
+  public TurnApi.Transcript taskTranscript(TurnApi.TranscriptQuery query) {
+    return call("task_transcript", query, TurnApi.Transcript.class);
+  }
+
+  public TurnApi.DecisionList decisionList(TurnApi.DecisionQuery query) {
+    return call("decision_list", query, TurnApi.DecisionList.class);
+  }
+
+  public Decision decisionAnswer(TurnApi.DecisionAnswer answer) {
+    return call("decision_answer", answer, Decision.class);
+  }
+
+  public TurnApi.DriverList driverList() {
+    return call("driver_list", new BoardApi.NoInput(), TurnApi.DriverList.class);
+  }
+
+  // ---- event streams
+
+  /** The sequence number of the newest stored event (see {@link HubHttp#latestSeq()}). */
+  public long latestSeq() {
+    return http.latestSeq();
+  }
+
+  /** One task's event stream after {@code after} (see {@link HubHttp#openTaskEvents}). */
+  public InputStream openTaskEvents(long task, Long after) {
+    return http.openTaskEvents(task, after);
+  }
+
+  /** Aborts every call and stream still running and releases the connection. */
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,245 @@
+package dev.roundhouse.lspbridge.acp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hubclient.HubErrorException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * JSON-RPC 2.0 over newline-delimited JSON, both ways, as ACP frames it: one message per line, UTF-8. The
+ * messages' params and results are the ACP SDK's schema records (written by {@link AcpJson}); the framing
+ * is ours, not the SDK's {@code StdioAcpAgentTransport}: that transport stops reading at the first line
+ * that is not JSON (here it gets -32700 and the connection goes on), and the SDK's agent runs one prompt
+ * per connection at a time, across all sessions (here each session prompts on its own thread).
+ *
+ * <p>Incoming requests and notifications run on {@code executor} (one virtual thread each), so a long
+ * {@code session/prompt} never blocks the reader; responses to our own requests complete their futures on
+ * the reader thread. Nothing the peer sends ends the connection: a line that is not JSON is answered with
+ * -32700, a message that is not a request, notification or response with -32600, an unknown request
+ * method with -32601; an unknown notification is ignored. Only the end of the input ends {@link #run}.
+ *
+ * <p>Thread-safety: {@link #request}, {@link #notify} and answers may be called from any thread. Writes are
+ * serialised by {@code writeLock}, which guards only the write of one line to the output (never a handler
+ * call); pending requests live in a concurrent map.
+ */
+final class AcpConnection {
+
+  /** What serves the peer's messages. Called on the connection's executor. */
+  interface Handler {
+    /**
+     * Answers a request with a result (an ACP SDK schema record, or a JSON tree), or throws
+     * {@link AcpError} (or any {@link RoundhouseException}).
+     */
+    Object request(String method, JsonNode params);
+
+    /** Takes a notification; unknown ones are ignored. */
+    void notification(String method, JsonNode params);
+
+    /** Called once a request's result has been written (so what follows reaches the client after it), with it as JSON. */
+    default void answered(String method, JsonNode params, JsonNode result) {}
+  }
+
+  private final InputStream in;
+  private final OutputStream out;
+  private final ExecutorService executor;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final Map<String, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final AtomicLong nextId = new AtomicLong(1);
+  private volatile boolean closed;
+
+  AcpConnection(InputStream in, OutputStream out, ExecutorService executor) {
+    this.in = in;
+    this.out = out;
+    this.executor = executor;
+  }
+
+  /** Reads and dispatches messages until the input ends. Pending outgoing requests then fail. */
+  void run(Handler handler) {
+    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = reader.readLine()) != null) {
+        if (!line.isBlank()) {
+          dispatch(line, handler);
+        }
+      }
+    } catch (IOException e) {
+      // the client went away: same as the end of the input
+    } finally {
+      closed = true;
+      AcpError gone = new AcpError(AcpError.INTERNAL_ERROR, "the ACP client closed the connection");
+      pending.values().forEach(future -> future.completeExceptionally(gone));
+      pending.clear();
+    }
+  }
+
+  private void dispatch(String line, Handler handler) {
+    JsonNode message;
+    try {
+      message = Json.mapper().readTree(line);
+    } catch (JsonProcessingException e) {
+      sendError(NullNode.getInstance(), new AcpError(AcpError.PARSE_ERROR, "not JSON: " + e.getOriginalMessage()));
+      return;
+    }
+    if (message == null || !message.isObject()) {
+      sendError(NullNode.getInstance(), new AcpError(AcpError.INVALID_REQUEST, "a JSON-RPC message is a JSON object"));
+      return;
+    }
+    JsonNode id = message.get("id");
+    boolean hasId = id != null && (id.isTextual() || id.isIntegralNumber());
+    JsonNode method = message.get("method");
+    if (method == null) {
+      if (hasId && (message.has("result") || message.has("error"))) {
+        response(id.asText(), message);
+        return;
+      }
+      sendError(hasId ? id : NullNode.getInstance(), new AcpError(AcpError.INVALID_REQUEST, "a JSON-RPC message needs a method (or, as a response, an id and a result or error)"));
+      return;
+    }
+    if (!method.isTextual() || (id != null && !id.isNull() && !hasId)) {
+      sendError(hasId ? id : NullNode.getInstance(), new AcpError(AcpError.INVALID_REQUEST, "method must be a string and id a string or an integer"));
+      return;
+    }
+    JsonNode params = message.hasNonNull("params") ? message.get("params") : JsonNodeFactory.instance.objectNode();
+    String name = method.asText();
+    if (!hasId) {
+      executor.execute(() -> {
+        try {
+          handler.notification(name, params);
+        } catch (RuntimeException e) {
+          System.err.println("roundhouse acp: notification " + name + " failed: " + e);
+        }
+      });
+      return;
+    }
+    executor.execute(() -> {
+      try {
+        JsonNode result = AcpJson.tree(handler.request(name, params));
+        ObjectNode answer = Json.mapper().createObjectNode();
+        answer.put("jsonrpc", "2.0");
+        answer.set("id", id);
+        answer.set("result", result == null ? NullNode.getInstance() : result);
+        write(answer);
+        handler.answered(name, params, result);
+      } catch (AcpError e) {
+        sendError(id, e);
+      } catch (HubErrorException e) {
+        int code = e.status() == 400 || e.status() == 404 ? AcpError.INVALID_PARAMS : AcpError.INTERNAL_ERROR;
+        ObjectNode data = Json.mapper().createObjectNode().put("roundhouse_code", e.code()).put("http_status", e.status());
+        sendError(id, new AcpError(code, e.getMessage(), data));
+      } catch (RoundhouseException e) {
+        sendError(id, new AcpError(AcpError.INTERNAL_ERROR, e.getMessage(), Json.mapper().createObjectNode().put("roundhouse_code", e.code())));
+      } catch (RuntimeException e) {
+        sendError(id, new AcpError(AcpError.INTERNAL_ERROR, name + " failed: " + e));
+      }
+    });
+  }
+
+  private void response(String id, JsonNode message) {
+    CompletableFuture<JsonNode> future = pending.remove(id);
+    if (future == null) {
+      return; // an answer nobody waits for (a late one): dropped
+    }
+    JsonNode error = message.get("error");
+    if (error != null && !error.isNull()) {
+      future.completeExceptionally(new AcpError(error.path("code").asInt(AcpError.INTERNAL_ERROR), error.path("message").asText("the client answered with an error"), error.get("data")));
+    } else {
+      future.complete(message.get("result"));
+    }
+  }
+
+  /**
+   * Sends a request to the client; the future completes with its result or an {@link AcpError}.
+   *
+   * @param params an ACP SDK schema record, or a JSON tree
+   */
+  CompletableFuture<JsonNode> request(String method, Object params) {
+    String id = "rh-" + nextId.getAndIncrement();
+    CompletableFuture<JsonNode> future = new CompletableFuture<>();
+    if (closed) {
+      future.completeExceptionally(new AcpError(AcpError.INTERNAL_ERROR, "the ACP client closed the connection"));
+      return future;
+    }
+    pending.put(id, future);
+    ObjectNode message = Json.mapper().createObjectNode();
+    message.put("jsonrpc", "2.0");
+    message.put("id", id);
+    message.put("method", method);
+    message.set("params", AcpJson.tree(params));
+    try {
+      write(message);
+    } catch (UncheckedIOException e) {
+      pending.remove(id);
+      future.completeExceptionally(new AcpError(AcpError.INTERNAL_ERROR, "could not write to the ACP client: " + e.getMessage()));
+    }
+    return future;
+  }
+
+  /**
+   * Sends a notification to the client. A client that went away is not an error here.
+   *
+   * @param params an ACP SDK schema record, or a JSON tree
+   */
+  void notify(String method, Object params) {
+    ObjectNode message = Json.mapper().createObjectNode();
+    message.put("jsonrpc", "2.0");
+    message.put("method", method);
+    message.set("params", AcpJson.tree(params));
+    try {
+      write(message);
+    } catch (UncheckedIOException e) {
+      // the client is gone; the reader sees the end of its input
+    }
+  }
+
+  private void sendError(JsonNode id, AcpError error) {
+    ObjectNode message = Json.mapper().createObjectNode();
+    message.put("jsonrpc", "2.0");
+    message.set("id", id);
+    ObjectNode body = message.putObject("error");
+    body.put("code", error.rpcCode());
+    body.put("message", error.getMessage());
+    if (error.data() != null) {
+      body.set("data", error.data());
+    }
+    try {
+      write(message);
+    } catch (UncheckedIOException e) {
+      // the client is gone
+    }
+  }
+
+  private void write(JsonNode message) {
+    byte[] line;
+    try {
+      line = (Json.mapper().writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a JSON tree", e);
+    }
+    writeLock.lock();
+    try {
+      out.write(line);
+      out.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+}

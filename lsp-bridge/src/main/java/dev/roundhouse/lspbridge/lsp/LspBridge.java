@@ -1,0 +1,143 @@
+package dev.roundhouse.lspbridge.lsp;
+
+import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.hubclient.HubUnavailableException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.jsonrpc.Endpoint;
+import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.jsonrpc.MessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.json.MessageJsonHandler;
+import org.eclipse.lsp4j.jsonrpc.json.StreamMessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode;
+import org.eclipse.lsp4j.jsonrpc.services.ServiceEndpoints;
+
+/**
+ * The LSP face: serves one client over a pair of streams (stdin and stdout for {@code roundhouse lsp}) as a
+ * codec over the running hub's HTTP API. Unknown methods get -32601, malformed params -32602 naming the
+ * field, hub errors the hub's sentence; no message, however bad, ends the bridge. See
+ * {@code docs/lsp-protocol.md}.
+ *
+ * <p>Thread-safety: {@link #serve} blocks its caller until the client sends {@code exit} or closes the
+ * input; the bridge's own threads are virtual (LSP4J's reader, hub calls, event followers).
+ */
+public final class LspBridge {
+  private LspBridge() {}
+
+  /**
+   * LSP4J's launcher with two changes. It answers an unknown request whose method starts with {@code $/}
+   * with a null result; the LSP specification asks for -32601 (the bridge supports no {@code $/} request,
+   * only the {@code $/cancelRequest} notification, which LSP4J handles before the endpoint). And it only
+   * logs a request whose params do not fit its method; {@link BridgeJsonHandler} answers it.
+   */
+  private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
+    /** Params that do not fit their method are answered with -32602 rather than only logged. */
+    @Override
+    protected MessageJsonHandler createJsonHandler() {
+      return new BridgeJsonHandler(getSupportedMethods());
+    }
+
+    @Override
+    protected RemoteEndpoint createRemoteEndpoint(MessageJsonHandler jsonHandler) {
+      MessageConsumer outgoing = wrapMessageConsumer(new StreamMessageConsumer(output, jsonHandler));
+      Endpoint local = ServiceEndpoints.toEndpoint(localServices);
+      Endpoint strict =
+          new Endpoint() {
+            @Override
+            public CompletableFuture<?> request(String method, Object parameter) {
+              if (method.startsWith("$/")) {
+                return CompletableFuture.failedFuture(
+                    new ResponseErrorException(new ResponseError(ResponseErrorCode.MethodNotFound, "Unsupported request method: " + method, null)));
+              }
+              return local.request(method, parameter);
+            }
+
+            @Override
+            public void notify(String method, Object parameter) {
+              local.notify(method, parameter);
+            }
+          };
+      RemoteEndpoint endpoint = new RemoteEndpoint(outgoing, strict);
+      jsonHandler.setMethodProvider(endpoint);
+      endpoint.setJsonHandler(jsonHandler);
+      return endpoint;
+    }
+  }
+
+  /**
+   * How the bridge behaves. Immutable.
+   *
+   * @param progressDelay a {@code roundhouse/call} running longer than this reports {@code $/progress}
+   * @param retryDelay the wait between attempts to reconnect to the hub's event stream
+   */
+  public record Settings(Duration progressDelay, Duration retryDelay) {
+    public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1));
+
+    public Settings {
+      Objects.requireNonNull(progressDelay, "progressDelay");
+      Objects.requireNonNull(retryDelay, "retryDelay");
+    }
+  }
+
+  /**
+   * Serves one client until it sends {@code exit} or closes {@code in}.
+   *
+   * @param locator finds the hub (again after it restarts); throws {@link HubUnavailableException} when none
+   *     runs
+   * @return the process exit status the LSP specification asks for: 0 when {@code shutdown} came before
+   *     the end, 1 otherwise
+   */
+  public static int serve(InputStream in, OutputStream out, Supplier<HubAddress> locator, Settings settings) {
+    ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("roundhouse-lsp-", 0).factory());
+    AtomicReference<Future<Void>> listening = new AtomicReference<>();
+    RoundhouseLanguageServer server =
+        new RoundhouseLanguageServer(
+            locator,
+            settings,
+            executor,
+            () -> {
+              Future<Void> reader = listening.get();
+              if (reader != null) {
+                reader.cancel(true);
+              }
+            });
+    try {
+      Launcher<RoundhouseClient> launcher =
+          new StrictBuilder()
+              .setLocalService(server)
+              .setRemoteInterface(RoundhouseClient.class)
+              .setInput(in)
+              .setOutput(out)
+              .setExecutorService(executor)
+              .create();
+      server.connect(launcher.getRemoteProxy());
+      listening.set(launcher.startListening());
+      try {
+        listening.get().get();
+      } catch (CancellationException exitRequested) {
+        // exit: done
+      } catch (ExecutionException e) {
+        // the input failed: the client is gone
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return server.shutdownRequested() ? 0 : 1;
+    } finally {
+      server.close();
+      executor.shutdownNow();
+    }
+  }
+}

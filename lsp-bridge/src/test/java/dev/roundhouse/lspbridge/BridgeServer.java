@@ -1,6 +1,0 @@
-package dev.roundhouse.lspbridge;
-
-import org.eclipse.lsp4j.services.LanguageServer;
-
-/** The bridge as a Java client sees it: the standard server plus {@code roundhouse/*}. */
-interface BridgeServer extends LanguageServer, RoundhouseProtocol {}
