@@ -8,6 +8,7 @@ import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.DriverChoice;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Task;
@@ -248,13 +249,8 @@ public final class TurnRunner implements AutoCloseable {
   /** The task, its project and the driver its turn runs with: the one requested, the task's agent, or the project's default. */
   private Target target(long taskId, String requestedDriver) {
     Target found = taskAndProject(taskId);
-    String driver = requestedDriver != null && !requestedDriver.isBlank() ? requestedDriver
-        : found.task().agent() != null ? found.task().agent() : found.project().defaultAgent();
-    if (driver == null) {
-      throw new RoundhouseException.InvalidInput(
-          "task " + taskId + " names no driver and project " + found.project().name() + " has no default agent; pass driver"
-              + (drivers.list().isEmpty() ? "" : " (one of " + String.join(", ", drivers.list().stream().map(AgentDriver::id).toList()) + ")"));
-    }
+    String driver = DriverChoice.require(requestedDriver, found.task(), found.project(),
+        drivers.list().stream().map(AgentDriver::id).toList());
     drivers.get(driver);
     return new Target(found.task(), found.project(), driver);
   }
