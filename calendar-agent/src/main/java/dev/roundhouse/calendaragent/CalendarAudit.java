@@ -1,8 +1,10 @@
 package dev.roundhouse.calendaragent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.Locks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -41,8 +43,12 @@ final class CalendarAudit {
   private final int cap;
   private final Clock clock;
   private final Consumer<Actor> recorded;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("calendar audit");
+
+  @GuardedBy("lock")
   private final Deque<Entry> entries = new ArrayDeque<>();
+
+  @GuardedBy("lock")
   private int linesInFile;
 
   /** The audit kept in {@code file}, telling {@code recorded} of each entry recorded from now on. */
@@ -96,6 +102,7 @@ final class CalendarAudit {
     } finally {
       lock.unlock();
     }
+    Locks.assertNoneHeld("the calendar audit's listener");
     recorded.accept(actor);
   }
 

@@ -1,5 +1,7 @@
 package dev.roundhouse.calendaragent;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -67,11 +69,20 @@ final class ExpansionCache {
   }
 
   private final Calendar calendar;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("expansion cache");
+
+  @GuardedBy("lock")
   private final Weighted<YearMonth, Bucket> months = new Weighted<>(Bucket::size);
+
+  @GuardedBy("lock")
   private final Weighted<RangeKey, Expansion.Result> ranges = new Weighted<>(result -> result.occurrences().size());
+
   private final AtomicLong expanded = new AtomicLong();
+
+  @GuardedBy("lock")
   private Owner owner;
+
+  @GuardedBy("lock")
   private PreparedCalendar prepared;
 
   ExpansionCache(Calendar calendar) {
@@ -99,12 +110,23 @@ final class ExpansionCache {
       }
     }
     RangeKey key = new RangeKey(from, to, limit, onlyUid);
-    Expansion.Result cached = cached(ranges, asker, key);
-    if (cached != null) {
-      return cached;
+    lock.lock();
+    try {
+      Expansion.Result cached = cached(ranges, asker, key);
+      if (cached != null) {
+        return cached;
+      }
+    } finally {
+      lock.unlock();
     }
     expanded.incrementAndGet();
-    return store(ranges, asker, key, ready.expand(from, to, limit, onlyUid));
+    Expansion.Result fresh = ready.expand(from, to, limit, onlyUid);
+    lock.lock();
+    try {
+      return stored(ranges, asker, key, fresh);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** How many expansions (month buckets and ranges) this cache has computed: what a hit saves. */
@@ -124,14 +146,25 @@ final class ExpansionCache {
   }
 
   private Bucket month(PreparedCalendar ready, Owner asker, YearMonth month, ZoneId zone) {
-    Bucket cached = cached(months, asker, month);
-    if (cached != null) {
-      return cached;
+    lock.lock();
+    try {
+      Bucket cached = cached(months, asker, month);
+      if (cached != null) {
+        return cached;
+      }
+    } finally {
+      lock.unlock();
     }
     Instant start = month.atDay(1).atStartOfDay(zone).toInstant();
     Instant end = month.plusMonths(1).atDay(1).atStartOfDay(zone).toInstant();
     expanded.incrementAndGet();
-    return store(months, asker, month, Bucket.of(start, end, ready.expand(start, end, MONTH_CAP, null)));
+    Bucket fresh = Bucket.of(start, end, ready.expand(start, end, MONTH_CAP, null));
+    lock.lock();
+    try {
+      return stored(months, asker, month, fresh);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** The occurrences of consecutive month buckets that overlap [from, to), each once, sorted, at most {@code limit}. */
@@ -208,32 +241,29 @@ final class ExpansionCache {
     }
   }
 
+  /** What {@code map} (one of this cache's, so the caller holds the lock) keeps for {@code key}, or null. */
+  @GuardedBy("lock")
   private <K, V> V cached(Weighted<K, V> map, Owner asker, K key) {
-    lock.lock();
-    try {
-      return asker.equals(owner) ? map.get(key) : null;
-    } finally {
-      lock.unlock();
-    }
+    return asker.equals(owner) ? map.get(key) : null;
   }
 
-  private <K, V> V store(Weighted<K, V> map, Owner asker, K key, V result) {
-    lock.lock();
-    try {
-      if (asker.equals(owner)) {
-        V earlier = map.get(key);
-        if (earlier != null) {
-          return earlier;
-        }
-        map.put(key, result);
+  /** Keeps {@code result} in {@code map} (one of this cache's) unless another thread kept one first; the kept one. */
+  @GuardedBy("lock")
+  private <K, V> V stored(Weighted<K, V> map, Owner asker, K key, V result) {
+    if (asker.equals(owner)) {
+      V earlier = map.get(key);
+      if (earlier != null) {
+        return earlier;
       }
-      return result;
-    } finally {
-      lock.unlock();
+      map.put(key, result);
     }
+    return result;
   }
 
-  /** An access-ordered map that evicts its eldest entries once they hold more than {@link #BUDGET} occurrences. Not thread-safe. */
+  /**
+   * An access-ordered map that evicts its eldest entries once they hold more than {@link #BUDGET} occurrences.
+   * Not thread-safe: each is a {@code @GuardedBy("lock")} field of its cache.
+   */
   private static final class Weighted<K, V> {
     private final LinkedHashMap<K, V> entries = new LinkedHashMap<>(16, 0.75f, true);
     private final ToIntFunction<V> weight;

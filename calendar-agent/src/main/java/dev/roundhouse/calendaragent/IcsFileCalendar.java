@@ -1,5 +1,6 @@
 package dev.roundhouse.calendaragent;
 
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class IcsFileCalendar implements CalendarBackend {
   private final CalendarSource source;
-  private final ReentrantLock lock = new ReentrantLock();
+  /** Guards the file itself (read, rewrite, move as one step), not a field: {@link #cache} is lock-free. */
+  private final ReentrantLock lock = Locks.tracked("ICS file calendar");
   private final AtomicReference<Cached> cache = new AtomicReference<>();
 
   private record Cached(FileTime modified, long size, Snapshot snapshot) {}

@@ -2,6 +2,10 @@ package dev.roundhouse.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.Locks;
+import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -15,8 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
-import dev.roundhouse.hub.core.Json;
-import dev.roundhouse.hub.core.RoundhouseException;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One hub process per Roundhouse home. An OS file lock on {@code hub.lock} is held for the life of the
@@ -29,7 +32,8 @@ import dev.roundhouse.hub.core.RoundhouseException;
  * holds are kept in {@link #HELD}, and {@link #isHeld}, {@link #readHolder} and a refused {@link #acquire}
  * answer from it instead of touching the file.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe: the holder record and the file's channel are guarded by {@link #guard}, held while the record
+ * changes and the file is rewritten (our own file, nothing else called).
  */
 public final class HomeLock implements AutoCloseable {
   /** Lock files this JVM holds (or is taking), by absolute normalised path. */
@@ -39,8 +43,15 @@ public final class HomeLock implements AutoCloseable {
   private static final Object TAKING = new Object();
 
   private final Path file;
+  private final ReentrantLock guard = Locks.tracked("hub.lock holder");
+
+  @GuardedBy("guard")
   private final FileChannel channel;
+
+  @GuardedBy("guard")
   private final FileLock lock;
+
+  @GuardedBy("guard")
   private final ObjectNode holder;
 
   private HomeLock(Path file, FileChannel channel, FileLock lock, ObjectNode holder) {
@@ -82,7 +93,12 @@ public final class HomeLock implements AutoCloseable {
       holder.put("host", hostName());
       holder.put("started_at", now.toString());
       HomeLock homeLock = new HomeLock(key, channel, lock, holder);
-      homeLock.write();
+      homeLock.guard.lock();
+      try {
+        homeLock.write();
+      } finally {
+        homeLock.guard.unlock();
+      }
       HELD.put(key, homeLock);
       taken = true;
       return homeLock;
@@ -124,9 +140,14 @@ public final class HomeLock implements AutoCloseable {
   }
 
   /** Records the URL the hub listens on, for clients to find it. */
-  public synchronized void publishUrl(String url) {
-    holder.put("url", url);
-    write();
+  public void publishUrl(String url) {
+    guard.lock();
+    try {
+      holder.put("url", url);
+      write();
+    } finally {
+      guard.unlock();
+    }
   }
 
   /** What the lock file says about its holder, if anything; the holder may have died since. */
@@ -145,8 +166,13 @@ public final class HomeLock implements AutoCloseable {
     }
   }
 
-  private synchronized JsonNode holderCopy() {
-    return holder.deepCopy();
+  private JsonNode holderCopy() {
+    guard.lock();
+    try {
+      return holder.deepCopy();
+    } finally {
+      guard.unlock();
+    }
   }
 
   /** True when some process holds the lock on {@code file} right now. */
@@ -181,6 +207,7 @@ public final class HomeLock implements AutoCloseable {
         + (holder.has("url") ? ", at " + holder.get("url").asText() : "");
   }
 
+  @GuardedBy("guard")
   private void write() {
     try {
       byte[] bytes = (Json.write(holder) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -201,7 +228,8 @@ public final class HomeLock implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
+  public void close() {
+    guard.lock();
     try {
       if (lock.isValid()) {
         channel.truncate(0);
@@ -212,6 +240,7 @@ public final class HomeLock implements AutoCloseable {
       throw new UncheckedIOException("cannot release " + file, e);
     } finally {
       HELD.remove(file, this);
+      guard.unlock();
     }
   }
 }

@@ -18,6 +18,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Locks;
 
 /** Wires the store, the event bus and the operations. Thread-safe. */
 final class RealHub implements InProcessHub {
@@ -136,6 +137,7 @@ final class RealHub implements InProcessHub {
       }
     };
     for (HubExtension extension : list) {
+      Locks.assertNoneHeld("extension " + extension.name() + "'s start");
       extension.start(context);
       extensions.add(extension);
     }
@@ -266,6 +268,7 @@ final class RealHub implements InProcessHub {
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {
+          Locks.assertNoneHeld("extension " + extension.name() + "'s close");
           extension.close();
         } catch (RuntimeException e) {
           org.slf4j.LoggerFactory.getLogger(RealHub.class).warn("extension {} failed to close", extension.name(), e);

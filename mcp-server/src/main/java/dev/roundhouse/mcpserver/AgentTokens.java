@@ -1,6 +1,8 @@
 package dev.roundhouse.mcpserver;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.roundhouse.hub.api.AgentToolsApi;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.hub.spi.AgentEndpoints;
@@ -33,7 +35,9 @@ final class AgentTokens implements AgentEndpoints {
   private final Hub hub;
   private final Random random;
   private final Map<String, Long> live = new ConcurrentHashMap<>();
-  private final ReentrantLock revokedLock = new ReentrantLock();
+  private final ReentrantLock revokedLock = Locks.tracked("revoked agent tokens");
+
+  @GuardedBy("revokedLock")
   private final Map<String, Long> revoked = new LinkedHashMap<>(16, 0.75f, false) {
     private static final long serialVersionUID = 1L;
 

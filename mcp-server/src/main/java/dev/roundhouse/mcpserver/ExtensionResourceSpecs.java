@@ -89,7 +89,7 @@ final class ExtensionResourceSpecs {
     }
     ExtensionResource.Contents contents;
     try {
-      contents = resource.reader().read(Caller.actor(exchange), uri, found.variables());
+      contents = found.read(Caller.actor(exchange));
     } catch (RoundhouseException.NotFound e) {
       throw notFound(uri, e.getMessage());
     } catch (RoundhouseException e) {

@@ -1,6 +1,7 @@
 package dev.roundhouse.mcpserver;
 
 import dev.roundhouse.hub.LocalToken;
+import dev.roundhouse.hub.core.Locks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,13 @@ final class McpToken {
   private static final Logger log = LoggerFactory.getLogger(McpToken.class);
 
   private final Path file;
-  private final ReentrantLock lock = new ReentrantLock();
+  /** Makes one thread at a time re-read the file; guards no field. */
+  private final ReentrantLock lock = Locks.tracked("MCP token file");
+
+  /**
+   * Volatile, not {@code @GuardedBy}: every request reads it without the lock (a stale copy costs only a
+   * re-read); it is written only under {@link #lock}.
+   */
   private volatile Cached cached;
 
   private record Cached(FileTime modified, long size, byte[] token) {}

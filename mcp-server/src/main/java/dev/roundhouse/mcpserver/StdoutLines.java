@@ -2,7 +2,9 @@ package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.Locks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -14,8 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * written and flushed under a {@link ReentrantLock} held only for that write, so lines never interleave.
  */
 final class StdoutLines {
+  private final ReentrantLock writeLock = Locks.tracked("stdout");
+
+  @GuardedBy("writeLock")
   private final Writer out;
-  private final ReentrantLock writeLock = new ReentrantLock();
 
   StdoutLines(Writer out) {
     this.out = out;

@@ -1,5 +1,7 @@
 package dev.roundhouse.drivers.process;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,8 +25,9 @@ import java.util.function.Consumer;
  * last lines of stderr kept for error messages. {@link #terminate} ends the whole group, so nothing it
  * started outlives it.
  *
- * <p>Thread-safe: {@link #send} may be called from any thread (lines are never interleaved), and
- * {@link #terminate} from any thread while another reads.
+ * <p>Thread-safe: {@link #send} may be called from any thread (lines are never interleaved: one lock is held
+ * for each write to stdin), and {@link #terminate} from any thread while another reads; a second lock guards
+ * the kept stderr lines.
  */
 public final class AgentProcess implements AutoCloseable {
   private static final int STDERR_LINES = 40;
@@ -32,8 +35,13 @@ public final class AgentProcess implements AutoCloseable {
 
   private final Process process;
   private final String name;
-  private final ReentrantLock stdinLock = new ReentrantLock();
-  private final ArrayDeque<String> stderrTail = new ArrayDeque<>(); // guarded by itself
+  /** Held for one write to (or the close of) the child's stdin, a stream rather than a field of ours. */
+  private final ReentrantLock stdinLock = Locks.tracked(AgentProcess.class.getSimpleName() + " stdin");
+
+  private final ReentrantLock stderrLock = Locks.tracked(AgentProcess.class.getSimpleName() + " stderr tail");
+
+  @GuardedBy("stderrLock")
+  private final ArrayDeque<String> stderrTail = new ArrayDeque<>();
   private final Thread stderrReader;
 
   private AgentProcess(Process process, String name) {
@@ -168,8 +176,11 @@ public final class AgentProcess implements AutoCloseable {
 
   /** The last lines the process wrote to stderr, joined with newlines (for error messages). */
   public String stderrTail() {
-    synchronized (stderrTail) {
+    stderrLock.lock();
+    try {
       return String.join("\n", stderrTail);
+    } finally {
+      stderrLock.unlock();
     }
   }
 
@@ -213,11 +224,15 @@ public final class AgentProcess implements AutoCloseable {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
-        synchronized (stderrTail) {
+        String kept = line.length() > 500 ? line.substring(0, 500) + "…" : line;
+        stderrLock.lock();
+        try {
           if (stderrTail.size() == STDERR_LINES) {
             stderrTail.removeFirst();
           }
-          stderrTail.addLast(line.length() > 500 ? line.substring(0, 500) + "…" : line);
+          stderrTail.addLast(kept);
+        } finally {
+          stderrLock.unlock();
         }
       }
     } catch (IOException e) {

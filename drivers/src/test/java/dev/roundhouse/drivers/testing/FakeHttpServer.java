@@ -1,5 +1,6 @@
 package dev.roundhouse.drivers.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -56,7 +57,9 @@ public abstract class FakeHttpServer implements AutoCloseable {
   private final CountDownLatch closing = new CountDownLatch(1);
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition arrived = lock.newCondition();
+  @GuardedBy("lock")
   private final List<RecordedRequest> requests = new ArrayList<>();
+  @GuardedBy("lock")
   private final List<String> unexpected = new ArrayList<>();
 
   /**
@@ -111,7 +114,12 @@ public abstract class FakeHttpServer implements AutoCloseable {
 
   /** The requests served so far, in the order they came. */
   public List<RecordedRequest> requests() {
-    return snapshot(requests);
+    lock.lock();
+    try {
+      return List.copyOf(requests);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Served request {@code index} (from 0), which must have come already. */
@@ -149,13 +157,9 @@ public abstract class FakeHttpServer implements AutoCloseable {
 
   /** The requests the API does not serve ({@code METHOD path}), which were answered by {@link #notServed}. */
   public List<String> unexpected() {
-    return snapshot(unexpected);
-  }
-
-  private <T> List<T> snapshot(List<T> guarded) {
     lock.lock();
     try {
-      return List.copyOf(guarded);
+      return List.copyOf(unexpected);
     } finally {
       lock.unlock();
     }

@@ -2,6 +2,7 @@ package dev.roundhouse.hub.decisions;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
@@ -82,10 +83,13 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
   }
 
   /**
-   * Answers a pending decision.
+   * Answers a pending decision. The handler of its kind (an extension's) runs first, on this thread, which
+   * must hold no lock.
    *
    * @param beforeClose runs inside the same write before the decision closes (to store a rule, say); it
    *     may throw to refuse the answer, leaving the decision pending
+   * @throws IllegalStateException when the calling thread holds a {@linkplain Locks#tracked tracked} lock and
+   *     the decision's kind has a handler
    */
   public Decision answer(Actor actor, long id, String answer, String message, Consumer<StoreWriter> beforeClose) {
     String chosen = answer == null ? "" : answer.strip();
@@ -93,6 +97,7 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
     check(current, chosen);
     AnswerHandler handler = handlers.get(current.kind());
     if (handler != null) {
+      Locks.assertNoneHeld("the answer handler of '" + current.kind() + "' decisions");
       handler.answering(current, chosen, blankToNull(message), actor); // outside the write: it may do I/O
     }
     Decision closed = store.write(w -> {

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.events;
 
+import dev.roundhouse.hub.core.Locks;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -11,7 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * than its buffer is closed with a reason (its reader reconnects with the last sequence it saw and is
  * replayed from the store), so a slow viewer can stall neither the writer nor other viewers.
  *
- * <p>Thread-safe. {@link #published} runs on the store's writer thread and holds no lock.
+ * <p>Thread-safe. {@link #published} runs on the store's writer thread and holds no lock; it, and so
+ * {@link #publishTransient}, refuses a caller that holds a {@linkplain Locks#tracked tracked} lock.
  */
 public final class EventBus implements EventSink {
   private final CopyOnWriteArrayList<LiveSubscription> live = new CopyOnWriteArrayList<>();
@@ -22,8 +24,14 @@ public final class EventBus implements EventSink {
     this.log = log;
   }
 
+  /**
+   * Hands {@code events} to every live subscription.
+   *
+   * @throws IllegalStateException when the calling thread holds a {@linkplain Locks#tracked tracked} lock
+   */
   @Override
   public void published(List<Event> events, long committedAtNanos) {
+    Locks.assertNoneHeld("the event bus's subscribers");
     for (LiveSubscription subscription : live) {
       if (!subscription.offer(events, committedAtNanos)) {
         live.remove(subscription);
@@ -59,6 +67,8 @@ public final class EventBus implements EventSink {
    * Publishes an event that is not stored (a text delta): live readers get it in order with the durable
    * events around it; a reader that reconnects does not, and the durable event that follows sums it up.
    * Its {@code seq} is 0. Never blocks.
+   *
+   * @throws IllegalStateException when the calling thread holds a {@linkplain Locks#tracked tracked} lock
    */
   public void publishTransient(Event event) {
     if (event.seq() != 0) {

@@ -1,6 +1,7 @@
 package dev.roundhouse.hub.ext;
 
 import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.events.EventBus;
 import java.time.Clock;
 import java.util.List;
@@ -49,7 +50,18 @@ public interface ExtensionResources {
   void changed(Actor actor, List<String> uris);
 
   /** A resource found for a URI, with its template's values (empty for a fixed URI). */
-  record Found(ExtensionResource resource, String uri, Map<String, String> variables) {}
+  record Found(ExtensionResource resource, String uri, Map<String, String> variables) {
+    /**
+     * Reads the resource for {@code actor} with its extension's {@linkplain ExtensionResource.Reader reader}.
+     * A call-out: the caller must hold no lock ({@link Locks#assertNoneHeld}).
+     *
+     * @throws IllegalStateException when the calling thread holds a {@linkplain Locks#tracked tracked} lock
+     */
+    public ExtensionResource.Contents read(Actor actor) {
+      Locks.assertNoneHeld("the reader of resource " + resource.uri());
+      return resource.reader().read(actor, uri, variables);
+    }
+  }
 
   /** An empty registry whose {@link #changed} publishes on {@code events}, stamped by {@code clock}. */
   static ExtensionResources create(EventBus events, Clock clock) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventBus;
 import java.time.Clock;
@@ -24,8 +25,12 @@ import dev.roundhouse.hub.spi.ExtensionResource;
 final class RealExtensionResources implements ExtensionResources {
   private static final Pattern VARIABLE = Pattern.compile("\\{[a-z][a-z0-9_]*}");
 
+  /**
+   * Not {@code @GuardedBy}: read without a lock (a copy-on-write list); {@link #adding} only makes the duplicate
+   * check and the append one step.
+   */
   private final CopyOnWriteArrayList<ExtensionResource> resources = new CopyOnWriteArrayList<>();
-  private final ReentrantLock adding = new ReentrantLock();
+  private final ReentrantLock adding = Locks.tracked("extension resources");
   private final EventBus events;
   private final Clock clock;
 

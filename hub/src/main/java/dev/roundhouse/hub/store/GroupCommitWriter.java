@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.store;
 
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventSink;
@@ -171,6 +172,8 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     if (!events.isEmpty()) {
       try {
+        // a piece of work that left a lock held on this thread must not have the sink run under it
+        Locks.assertNoneHeld("the event sink");
         sink.published(List.copyOf(events), committedAt);
       } catch (RuntimeException e) {
         log.error("event sink failed", e);

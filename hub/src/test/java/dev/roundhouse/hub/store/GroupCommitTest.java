@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,6 +101,65 @@ class GroupCommitTest {
       assertThat(stored).hasSize(20).allSatisfy(e -> assertThat(Integer.parseInt(e.type().substring(1)) % 2).isZero());
     }
     assertThat(published).hasSize(20).allSatisfy(e -> assertThat(Integer.parseInt(e.type().substring(1)) % 2).isZero());
+  }
+
+  /**
+   * The sink (the event bus, in a hub) is called out to with no tracked lock held on the writer thread, though
+   * the writers held locks of their own while they waited, and pieces of work took and released locks on the
+   * writer thread.
+   */
+  @Test
+  void theSinkIsCalledWithNoLockHeld() throws Exception {
+    List<Integer> heldAtSink = Collections.synchronizedList(new ArrayList<>());
+    ReentrantLock callers = Locks.tracked("test caller");
+    ReentrantLock work = Locks.tracked("test work");
+    try (Store store = Store.sqlite(dir.resolve("l.db"), Clock.systemUTC(), 256, (events, at) -> {
+          heldAtSink.add(Locks.heldCount());
+          Locks.assertNoneHeld("the test's sink"); // fails the batch (logged), and so the count below
+        });
+        ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        int n = i;
+        futures.add(pool.submit(() -> {
+          callers.lock(); // another thread's lock: the writer's call-out is not under it
+          try {
+            return store.write(tx -> {
+              work.lock();
+              try {
+                return tx.append(draft("l" + n));
+              } finally {
+                work.unlock();
+              }
+            });
+          } finally {
+            callers.unlock();
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    }
+    assertThat(heldAtSink).isNotEmpty().containsOnly(0);
+  }
+
+  /** A piece of work that leaves a lock held on the writer thread does not get the sink called under it. */
+  @Test
+  void aWriteThatLeavesALockHeldIsNotPublishedUnderIt() {
+    List<Event> published = Collections.synchronizedList(new ArrayList<>());
+    ReentrantLock leaked = Locks.tracked("leaked");
+    try (Store store = Store.sqlite(dir.resolve("k.db"), Clock.systemUTC(), 8, (events, at) -> published.addAll(events))) {
+      store.write(tx -> tx.append(draft("before")));
+      @SuppressWarnings("LockNotBeforeTry") // the bug under test: a lock taken and never released
+      Event written = store.write(tx -> {
+        leaked.lock();
+        return tx.append(draft("under-lock"));
+      });
+      assertThat(written.type()).isEqualTo("under-lock"); // the write itself committed
+      assertThat(store.eventsAfter(0, 10)).extracting(Event::type).containsExactly("before", "under-lock");
+    }
+    assertThat(published).extracting(Event::type).containsExactly("before");
   }
 
   @Test
