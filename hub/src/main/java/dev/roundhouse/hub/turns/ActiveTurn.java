@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.core.Locks;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -46,6 +47,7 @@ final class ActiveTurn {
   void onStop(Runnable action) {
     stopActions.add(action);
     if (stopped.get() && stopActions.remove(action)) {
+      Locks.assertNoneHeld("a driver's stop action");
       action.run();
     }
   }
@@ -54,6 +56,7 @@ final class ActiveTurn {
   void runStopActions() {
     for (Runnable action : stopActions) {
       if (stopActions.remove(action)) {
+        Locks.assertNoneHeld("a driver's stop action");
         action.run();
       }
     }

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.core.Locks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,6 +61,7 @@ final class AuthStatuses {
   }
 
   private static AuthStatus safe(AgentDriver driver, boolean verify) {
+    Locks.assertNoneHeld("driver " + driver.id() + "'s auth check");
     try {
       return verify ? driver.verify() : driver.authStatus();
     } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Generation;
@@ -111,6 +112,7 @@ final class TurnLoop {
       RunnerTurnContext context = new RunnerTurnContext(
           parts, parking, loop, turn.id(), setup.project, driver, turn.unattended(), TurnPreparation.agentTools(owners));
       try {
+        Locks.assertNoneHeld("driver " + driver.id() + "'s run");
         driver.run(request, context);
       } finally {
         context.closeEndpoint();

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.api.AgentToolsApi;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
@@ -34,6 +35,7 @@ final class TurnPreparation {
 
   /** The contributors that own {@code task}, in registration order. */
   List<TurnContributor> owners(Project project, Task task) {
+    Locks.assertNoneHeld("the turn contributors");
     return contributors.stream().filter(contributor -> contributor.owns(project, task)).toList();
   }
 
@@ -50,6 +52,7 @@ final class TurnPreparation {
   /** Where turns of {@code task} run: the project's folder, then each placer's say in registration order. */
   TurnPlace place(Project project, Task task) {
     TurnPlace place = TurnPlace.of(Path.of(project.path()).toAbsolutePath());
+    Locks.assertNoneHeld("the turn placers");
     for (TurnPlacer placer : placers) {
       place = Objects.requireNonNull(placer.place(project, task, place), "a turn placer returned no place");
     }
@@ -58,6 +61,7 @@ final class TurnPreparation {
 
   /** The project's context, the task's title and description, then what the task's owners add, in their order. */
   static String contextText(Project project, Task task, List<TurnContributor> owners) {
+    Locks.assertNoneHeld("the turn contributors' context");
     StringBuilder text = new StringBuilder();
     if (project.context() != null) {
       text.append(project.context()).append("\n\n");
