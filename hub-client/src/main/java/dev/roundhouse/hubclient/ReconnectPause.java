@@ -3,6 +3,7 @@ package dev.roundhouse.hubclient;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.roundhouse.hub.core.Locks;
 
 /**
  * The wait between attempts to reconnect to a hub stream, cut short by {@link #close()}: what the event
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ReconnectPause implements AutoCloseable {
   private final Duration delay;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("reconnect-pause");
   private final Condition closedSignal = lock.newCondition();
   private volatile boolean closed;
 

@@ -44,6 +44,8 @@ import org.eclipse.lsp4j.services.LanguageServer;
 import org.eclipse.lsp4j.services.NotebookDocumentService;
 import org.eclipse.lsp4j.services.TextDocumentService;
 import org.eclipse.lsp4j.services.WorkspaceService;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 
 /**
  * The language server the bridge runs for one client: the standard lifecycle ({@code initialize},
@@ -74,11 +76,15 @@ final class RoundhouseLanguageServer implements LanguageServer, RoundhouseProtoc
   private final LspBridge.Settings settings;
   private final ExecutorService executor;
   private final Runnable onExit;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("lsp-server");
   private RoundhouseClient client;
   private boolean speaksRoundhouse;
   private boolean clientShowsProgress;
+
+  @GuardedBy("lock")
   private EventFollower subscription;
+
+  @GuardedBy("lock")
   private DecisionRelay relay;
   private TaskWatches watches;
   private volatile boolean shutdownRequested;

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 
 /**
  * The client's live views of single tasks ({@code roundhouse/watchTask}): one {@link EventFollower} per
@@ -34,7 +36,9 @@ final class TaskWatches implements AutoCloseable {
   private final Supplier<HubAddress> locator;
   private final Duration retryDelay;
   private final RoundhouseClient client;
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("lsp-task-watches");
+
+  @GuardedBy("lock")
   private final Map<Long, EventFollower> watches = new HashMap<>();
 
   TaskWatches(Supplier<HubAddress> locator, Duration retryDelay, RoundhouseClient client) {
