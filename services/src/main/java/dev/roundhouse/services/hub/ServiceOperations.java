@@ -12,6 +12,7 @@ import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.services.LogChunk;
 import dev.roundhouse.services.ServiceDefinition;
 import dev.roundhouse.services.ServiceException;
+import dev.roundhouse.services.ServiceKind;
 import dev.roundhouse.services.ServiceState;
 import dev.roundhouse.services.ServiceStatus;
 import dev.roundhouse.services.hub.ServicesApi.Defined;
@@ -189,8 +190,9 @@ final class ServiceOperations {
     String cwd = in.cwd() == null ? folder.toString() : folder.resolve(in.cwd()).normalize().toString();
     ServiceDefinition definition;
     try {
-      definition = new ServiceDefinition(in.name(), in.argv(), in.command(), cwd, in.env(), in.kind(), in.restart(),
-          in.readiness(), in.dependsOn());
+      definition = new ServiceDefinition(in.name(), in.argv(), in.command(), cwd, environment(in.env()), in.kind(),
+          in.restart() == null ? null : in.restart().policy(), in.readiness() == null ? null : in.readiness().readiness(),
+          in.dependsOn());
     } catch (ServiceException e) {
       throw new RoundhouseException.InvalidInput(e.getMessage());
     }
@@ -217,9 +219,11 @@ final class ServiceOperations {
       return state;
     }
     Duration wait = Duration.ofSeconds(Math.min(in.waitSeconds(), MAX_WAIT_SECONDS));
+    boolean setup = target.declared(in.service()).map(d -> d.definition().kind() == ServiceKind.SETUP).orElse(false);
+    Set<ServiceStatus> outcomes = setup ? Set.of(ServiceStatus.EXITED, ServiceStatus.FAILED, ServiceStatus.STOPPED)
+        : Set.of(ServiceStatus.READY, ServiceStatus.EXITED, ServiceStatus.FAILED, ServiceStatus.STOPPED);
     try {
-      return target.supervisor().await(in.service(),
-          Set.of(ServiceStatus.READY, ServiceStatus.EXITED, ServiceStatus.FAILED, ServiceStatus.STOPPED), wait);
+      return target.supervisor().await(in.service(), outcomes, wait);
     } catch (ServiceException e) {
       return target.supervisor().state(in.service());
     }
@@ -254,8 +258,22 @@ final class ServiceOperations {
     ServiceDefinition definition = stored.definition();
     return new Definition(project.name(), definition.name(), definition.shell(),
         definition.argv().isEmpty() ? null : definition.argv(),
-        stored.cwd() == null && stored.task() == null ? null : definition.cwd(), stored.task(), definition.env(),
-        definition.kind(), definition.restart(), definition.readiness(), definition.dependsOn());
+        stored.cwd() == null && stored.task() == null ? null : definition.cwd(), stored.task(),
+        definition.env().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList(),
+        definition.kind(), ServicesApi.Restart.of(definition.restart()), ServicesApi.Ready.of(definition.readiness()),
+        definition.dependsOn());
+  }
+
+  private static Map<String, String> environment(List<String> assignments) {
+    Map<String, String> env = new java.util.LinkedHashMap<>();
+    for (String assignment : assignments == null ? List.<String>of() : assignments) {
+      int equals = assignment.indexOf('=');
+      if (equals <= 0) {
+        throw new RoundhouseException.InvalidInput("env entry '" + assignment + "' is not NAME=value");
+      }
+      env.put(assignment.substring(0, equals), assignment.substring(equals + 1));
+    }
+    return env;
   }
 
   /** Runs an engine call, its errors as the hub's. */

@@ -27,7 +27,7 @@ public final class ServicesApi {
   public record ServiceRef(
       @JsonProperty(required = true) @JsonPropertyDescription(PROJECT) String project,
       @JsonProperty(required = true) @JsonPropertyDescription(SERVICE) String service,
-      @JsonPropertyDescription("Wait until it is ready (or exited, failed, stopped), up to this many seconds (at most 300); 0 or absent: answer at once")
+      @JsonPropertyDescription("Wait for an outcome, up to this many seconds (at most 300): ready (a setup service: exited), failed or stopped; 0 or absent: answer at once")
           Integer waitSeconds) {
     public ServiceRef(String project, String service) {
       this(project, service, null);
@@ -61,14 +61,58 @@ public final class ServicesApi {
           String cwd,
       @JsonPropertyDescription("Run in this task's working directory (its worktree when the workspace module gives it one)")
           Long task,
-      @JsonPropertyDescription("Variables added to its environment (PORT and PORT_1..PORT_9 are the project's)")
-          Map<String, String> env,
+      @JsonPropertyDescription("Variables added to its environment, each NAME=value (PORT and PORT_1..PORT_9 are the project's)")
+          List<String> env,
       @JsonPropertyDescription("setup (runs to completion before dependants), dev (default), test or custom") ServiceKind kind,
       @JsonPropertyDescription("When it is restarted after exiting on its own, and the backoff (default: never)")
-          RestartPolicy restart,
-      @JsonPropertyDescription("When it counts as ready: none (default), port (0: the project's PORT) or log (a regex)")
-          Readiness readiness,
+          Restart restart,
+      @JsonPropertyDescription("When it counts as ready: none (default), port (the project's PORT unless given) or log (a regex)")
+          Ready readiness,
       @JsonPropertyDescription("Services that must be finished (setup) or ready (others) first") List<String> dependsOn) {}
+
+  /**
+   * A restart policy.
+   *
+   * @param mode never, on_failure (non-zero exit or readiness timeout) or always
+   */
+  public record Restart(
+      @JsonProperty(required = true) RestartPolicy.Mode mode,
+      @JsonPropertyDescription("First delay before a restart (default 1000); it doubles with each restart in a row") Long initialBackoffMillis,
+      @JsonPropertyDescription("Longest delay (default 60000)") Long maxBackoffMillis,
+      @JsonPropertyDescription("A run this long counts the next failure as the first again (default 30000)") Long stableAfterMillis) {
+
+    RestartPolicy policy() {
+      return new RestartPolicy(mode, orZero(initialBackoffMillis), orZero(maxBackoffMillis), orZero(stableAfterMillis));
+    }
+
+    static Restart of(RestartPolicy policy) {
+      return new Restart(policy.mode(), policy.initialBackoffMillis(), policy.maxBackoffMillis(), policy.stableAfterMillis());
+    }
+  }
+
+  /**
+   * A readiness check.
+   *
+   * @param check none, port or log
+   */
+  public record Ready(
+      @JsonProperty(required = true) Readiness.Check check,
+      @JsonPropertyDescription("For port: the port to wait for; absent or 0: the project's PORT") Integer port,
+      @JsonPropertyDescription("For log: a regular expression found in a line of output") String pattern,
+      @JsonPropertyDescription("Not ready within this long (default 60000): stopped, and counted as a failure") Long timeoutMillis) {
+
+    Readiness readiness() {
+      return new Readiness(check, port == null ? 0 : port, pattern, orZero(timeoutMillis));
+    }
+
+    static Ready of(Readiness readiness) {
+      return new Ready(readiness.check(), readiness.port() == 0 ? null : readiness.port(), readiness.pattern(), readiness.timeoutMillis());
+    }
+  }
+
+  private static long orZero(Long value) {
+    return value == null ? 0 : value;
+  }
 
   /** What service_define and service_update answer. */
   public record Defined(Definition definition, ServiceState state, @JsonPropertyDescription("True when it was new") boolean created) {}
