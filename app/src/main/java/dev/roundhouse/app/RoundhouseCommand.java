@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
+      ServiceCommand.class,
       McpCommand.class,
       EventsCommand.class,
       OpsCommand.class,

@@ -1,0 +1,92 @@
+package dev.roundhouse.services.hub;
+
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.testing.EventRecorder;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.Waits;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A hub SIGKILLed with two services up (in a JVM of its own, {@link CrashingHub}): the next boot on the same home
+ * reaps what was left and restores the service whose policy restarts it; then a clean restart stops and restores
+ * it again; after the last close nothing is left.
+ */
+class HubCrashRecoveryTest {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  @TempDir Path home;
+
+  @Test
+  void nextBootReapsLeftoversAndRestoresPerPolicyAndACleanRestartRestoresToo() throws Exception {
+    int base = ServicesHubSupport.freeBase();
+    Process crashing = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        CrashingHub.class.getName(), home.toString(), String.valueOf(base))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    long kept;
+    long dropped;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(crashing.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      do {
+        line = out.readLine();
+      } while (line != null && !line.startsWith("UP "));
+      assertThat(line).as("the crashing hub started its services").isNotNull();
+      String[] pids = line.split(" ");
+      kept = Long.parseLong(pids[1]);
+      dropped = Long.parseLong(pids[2]);
+    } finally {
+      crashing.destroyForcibly(); // SIGKILL
+      crashing.waitFor(30, TimeUnit.SECONDS);
+    }
+    assertThat(ServicesHubSupport.alive(kept)).as("a crash leaves the service running").isTrue();
+    assertThat(ServicesHubSupport.alive(dropped)).isTrue();
+
+    long restoredPid;
+    try (TestHub hub = reopen(base); EventRecorder events = new EventRecorder(hub.hub())) {
+      assertThat(ServicesHubSupport.alive(kept)).as("reaped at boot").isFalse();
+      assertThat(ServicesHubSupport.alive(dropped)).as("reaped at boot").isFalse();
+      JsonNode restored = hub.http().op("service_start", map("project", "web", "service", "kept", "wait_seconds", 30));
+      assertThat(restored.path("status").asText()).isEqualTo("ready");
+      restoredPid = restored.path("pid").asLong();
+      assertThat(restoredPid).isNotEqualTo(kept);
+      JsonNode list = hub.http().op("service_list", map("project", "web"));
+      assertThat(list.path("services").findValuesAsText("status")).containsExactlyInAnyOrder("stopped", "ready");
+    }
+    assertThat(ServicesHubSupport.alive(restoredPid)).as("a clean close stops every service").isFalse();
+
+    try (TestHub hub = reopen(base)) {
+      JsonNode kept2 = awaitReady(hub);
+      assertThat(kept2.path("pid").asLong()).isNotEqualTo(restoredPid);
+      restoredPid = kept2.path("pid").asLong();
+    }
+    assertThat(ServicesHubSupport.alive(restoredPid)).isFalse();
+  }
+
+  private TestHub reopen(int base) {
+    return TestHub.withExtensions(config -> HubConfig.forHome(home), List.of(),
+        List.of(new ServicesExtension(ServicesHubSupport.settings(base))));
+  }
+
+  private static JsonNode awaitReady(TestHub hub) {
+    Waits.until("kept is restored", WAIT, () -> hub.http().op("service_list", map("project", "web")).path("services")
+        .findValuesAsText("status").contains("ready"));
+    for (JsonNode service : hub.http().op("service_list", map("project", "web")).path("services")) {
+      if (service.path("state").path("name").asText().equals("kept")) {
+        return service.path("state");
+      }
+    }
+    throw new AssertionError("no service kept");
+  }
+}
