@@ -8,6 +8,8 @@ import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.mcpserver.McpServers;
+import dev.roundhouse.workspace.hub.WorkspaceExtension;
+import dev.roundhouse.workspace.hub.WorkspaceSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -73,7 +75,8 @@ final class ServeCommand implements Callable<Integer> {
     try {
       hub = Hub.open(config, Drivers.all(context, config),
           List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
-              ConversationSettings.load(config.home(), context.env()), null, context.env())));
+              ConversationSettings.load(config.home(), context.env()), null, context.env()),
+              new WorkspaceExtension(WorkspaceSettings.load(config.home(), context.env()))));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {

@@ -89,6 +89,14 @@ public final class WorkspaceExtension implements HubExtension {
     }
   }
 
+  /**
+   * Registers the workspace's operations in {@code registry} for their descriptions only (generated documentation,
+   * offline catalogs): the registry must never invoke them.
+   */
+  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+    new WorkspaceOperations(null, null, null, null, null).register(registry);
+  }
+
   private static void replace(AtomicReference<TurnEndWatch> slot, TurnEndWatch next) {
     TurnEndWatch previous = slot.getAndSet(next);
     if (previous != null) {

@@ -43,57 +43,57 @@ record WorkspaceOperations(TaskWorkspaces workspaces, Landings landings, Reviews
     registry.register(Operation.of("task_workspace",
         "A task's git workspace: its branch, worktree folder, base, status (uncommitted files, ahead/behind) and"
             + " whether it landed. ensure: true cuts (or repairs) it now instead of at the task's first turn.",
-        WorkspaceOps.WorkspaceQuery.class, WorkspaceOps.WorkspaceView.class, UPDATE, this::workspace));
+        WorkspaceOps.WorkspaceQuery.class, WorkspaceOps.WorkspaceView.class, UPDATE, (actor, in) -> workspace(actor, in)));
     registry.register(Operation.of("task_diff",
         "What a task changed against the merge-base with its base branch: files (added, modified, deleted, renamed;"
             + " binary flagged; line counts; uncommitted changes marked) and, with hunks: true, each file's hunks.",
-        WorkspaceOps.DiffQuery.class, WorkspaceOps.DiffView.class, READ, this::diff));
+        WorkspaceOps.DiffQuery.class, WorkspaceOps.DiffView.class, READ, (actor, in) -> diff(actor, in)));
     registry.register(Operation.of("task_commits",
         "A task's own commits (not on its base), newest first, with how far it is ahead of and behind its base.",
-        WorkspaceOps.TaskRef.class, WorkspaceOps.CommitsView.class, READ, this::commits));
+        WorkspaceOps.TaskRef.class, WorkspaceOps.CommitsView.class, READ, (actor, in) -> commits(actor, in)));
     registry.register(Operation.of("task_merge",
         "Land a task on its base branch: fast-forward when possible, else a merge commit. A conflict changes nothing"
             + " and names the files; ask_agent: true sends them to the task's agent to resolve. People only.",
-        WorkspaceOps.MergeInput.class, WorkspaceOps.MergeView.class, CREATE, landings::merge));
+        WorkspaceOps.MergeInput.class, WorkspaceOps.MergeView.class, CREATE, (actor, in) -> landings.merge(actor, in)));
     registry.register(Operation.of("task_sync",
         "Bring the task's base branch (fetched first when it has a remote) into the task's branch; a conflict changes"
             + " nothing and names the files.",
-        WorkspaceOps.TaskRef.class, WorkspaceOps.MergeView.class, CREATE, landings::sync));
+        WorkspaceOps.TaskRef.class, WorkspaceOps.MergeView.class, CREATE, (actor, in) -> landings.sync(actor, in)));
     registry.register(Operation.of("set_base_branch",
         "Set the branch a project's new task workspaces are cut from and merged into (default: the remote's default"
             + " branch, else the checkout's). People only.",
-        WorkspaceOps.BaseBranchInput.class, WorkspaceOps.BaseBranchView.class, UPDATE, landings::setBase));
+        WorkspaceOps.BaseBranchInput.class, WorkspaceOps.BaseBranchView.class, UPDATE, (actor, in) -> landings.setBase(actor, in)));
     registry.register(Operation.of("report_base_rewrite",
         "Check whether a task's base was rewritten since its workspace was cut (a force-push upstream) and flag the"
             + " task if so; it is never rebased silently.",
-        WorkspaceOps.TaskRef.class, WorkspaceOps.RewriteView.class, UPDATE, landings::reportRewrite));
+        WorkspaceOps.TaskRef.class, WorkspaceOps.RewriteView.class, UPDATE, (actor, in) -> landings.reportRewrite(actor, in)));
     registry.register(Operation.of("submit_review",
         "Review a task's diff: verdict approve or request_changes, a summary, and comments anchored to a file of the"
             + " diff and a line of its new version. Replaces your earlier review of that task.",
-        WorkspaceOps.ReviewInput.class, Stored.Review.class, UPDATE, reviews::submit));
+        WorkspaceOps.ReviewInput.class, Stored.Review.class, UPDATE, (actor, in) -> reviews.submit(actor, in)));
     registry.register(Operation.of("get_review",
         "The reviews of a task's diff, newest first, and their combined state (approved, changes_requested, none).",
         WorkspaceOps.ReviewQuery.class, WorkspaceOps.Reviews.class, READ, (actor, in) -> reviews.reviews(actor, in.task())));
     registry.register(Operation.of("withdraw_review",
         "Withdraw your review of a task (the user may name another reviewer's).",
-        WorkspaceOps.WithdrawInput.class, WorkspaceOps.Withdrawn.class, DESTRUCTIVE, reviews::withdraw));
+        WorkspaceOps.WithdrawInput.class, WorkspaceOps.Withdrawn.class, DESTRUCTIVE, (actor, in) -> reviews.withdraw(actor, in)));
     registry.register(Operation.of("create_pr",
         "Open a pull request for a task's branch on the configured forge (gh, or a local bare repository); without"
             + " one, says what to configure.",
-        WorkspaceOps.PullRequestInput.class, Stored.PullRequestRecord.class, CREATE, pullRequests::create));
+        WorkspaceOps.PullRequestInput.class, Stored.PullRequestRecord.class, CREATE, (actor, in) -> pullRequests.create(actor, in)));
     registry.register(Operation.of("task_pull_requests",
         "A task's pull requests with their state (open, merged, closed) and checks, as last polled; refresh: true"
             + " asks the forge now.",
         WorkspaceOps.PullRequestQuery.class, WorkspaceOps.PullRequests.class,
-        new OperationAnnotations(false, false, true), this::listPullRequests));
+        new OperationAnnotations(false, false, true), (actor, in) -> listPullRequests(actor, in)));
     registry.register(Operation.of("task_reclaim",
         "Remove a landed task's worktree and branch, only with proof its work is on the base (or in a merged pull"
             + " request) and its worktree is clean; any doubt keeps everything and says why. People only.",
-        WorkspaceOps.TaskRef.class, WorkspaceOps.ReclaimView.class, DESTRUCTIVE, cleanups::reclaim));
+        WorkspaceOps.TaskRef.class, WorkspaceOps.ReclaimView.class, DESTRUCTIVE, (actor, in) -> cleanups.reclaim(actor, in)));
     registry.register(Operation.of("workspace_sweep",
         "The retention sweep: list (dry_run, the default) or remove landed, clean workspaces older than retention_days;"
             + " says why each other one is kept. Never touches a task with a running turn. People only.",
-        WorkspaceOps.SweepInput.class, WorkspaceOps.SweepView.class, DESTRUCTIVE, cleanups::sweep));
+        WorkspaceOps.SweepInput.class, WorkspaceOps.SweepView.class, DESTRUCTIVE, (actor, in) -> cleanups.sweep(actor, in)));
   }
 
   private WorkspaceOps.WorkspaceView workspace(Actor actor, WorkspaceOps.WorkspaceQuery in) {
