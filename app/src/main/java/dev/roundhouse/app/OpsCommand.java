@@ -3,7 +3,6 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Json;
-import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.io.PrintWriter;
@@ -41,7 +40,7 @@ final class OpsCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "give --markdown or --json, not both");
     }
     PrintWriter out = spec.commandLine().getOut();
-    List<OperationDescriptor> operations = OperationCatalog.describe();
+    List<OperationDescriptor> operations = Catalog.describe();
     if (markdown) {
       out.print(OperationsReference.markdown(operations));
     } else if (json) {

@@ -10,6 +10,8 @@ import dev.roundhouse.hub.http.HubServer;
 import dev.roundhouse.mcpserver.McpServers;
 import dev.roundhouse.services.hub.ServicesExtension;
 import dev.roundhouse.services.hub.ServicesSettings;
+import dev.roundhouse.workspace.hub.WorkspaceExtension;
+import dev.roundhouse.workspace.hub.WorkspaceSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -76,6 +78,8 @@ final class ServeCommand implements Callable<Integer> {
       hub = Hub.open(config, Drivers.all(context, config),
           List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
               ConversationSettings.load(config.home(), context.env()), null, context.env()),
+              // The workspace places a task's turns in its worktree before the services add the project's ports.
+              new WorkspaceExtension(WorkspaceSettings.load(config.home(), context.env())),
               new ServicesExtension(ServicesSettings.load(context.env()))));
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());

@@ -7,7 +7,7 @@ import picocli.CommandLine.Spec;
 /** {@code roundhouse task}: groups the task commands. Not thread-safe (picocli command). */
 @Command(
     name = "task",
-    description = "File, list, show, change, move, delete tasks and revert edits.",
+    description = "File, list, show, change, move, delete tasks and revert edits; see, review and land their work.",
     mixinStandardHelpOptions = true,
     subcommands = {
       TaskAddCommand.class,
@@ -16,7 +16,13 @@ import picocli.CommandLine.Spec;
       TaskUpdateCommand.class,
       TaskMoveCommand.class,
       TaskDeleteCommand.class,
-      TaskRevertCommand.class
+      TaskRevertCommand.class,
+      TaskDiffCommand.class,
+      TaskMergeCommand.class,
+      TaskSyncCommand.class,
+      TaskPrCommand.class,
+      TaskReviewCommand.class,
+      TaskReclaimCommand.class
     })
 final class TaskCommand implements Runnable {
   @Spec CommandSpec spec;

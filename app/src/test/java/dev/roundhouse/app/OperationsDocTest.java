@@ -2,7 +2,6 @@ package dev.roundhouse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +15,7 @@ class OperationsDocTest {
   @Test
   void docsOperationsMdIsUpToDate() throws IOException {
     Path doc = repositoryRoot().resolve("docs/operations.md");
-    String expected = OperationsReference.markdown(OperationCatalog.describe());
+    String expected = OperationsReference.markdown(Catalog.describe());
 
     assertThat(doc).as("%s exists; create it with: ./roundhouse ops --markdown > docs/operations.md", doc).isRegularFile();
     assertThat(Files.readString(doc, StandardCharsets.UTF_8))

@@ -4,7 +4,6 @@ import static dev.roundhouse.app.CliTestSupport.context;
 import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationsReference;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,7 @@ class OpsCommandTest {
   void markdownIsExactlyTheOperationsReference() {
     CliResult result = ok(context(emptyHome, emptyHome), "ops", "--markdown");
 
-    assertThat(result.out()).isEqualTo(OperationsReference.markdown(OperationCatalog.describe()));
+    assertThat(result.out()).isEqualTo(OperationsReference.markdown(Catalog.describe()));
   }
 
   @Test
@@ -26,7 +25,7 @@ class OpsCommandTest {
     CliResult result = ok(context(emptyHome, emptyHome), "ops");
 
     assertThat(result.out().lines().toList())
-        .hasSize(OperationCatalog.describe().size() + 1)
+        .hasSize(Catalog.describe().size() + 1)
         .first().asString().matches("OPERATION +EFFECT +DESCRIPTION");
     assertThat(result.out())
         .containsPattern("(?m)^task_create +writes +File a task")
@@ -38,7 +37,7 @@ class OpsCommandTest {
   void jsonHasEveryDescriptorWithItsSchemas() {
     CliResult result = ok(context(emptyHome, emptyHome), "ops", "--json");
 
-    assertThat(result.json().path("operations")).hasSize(OperationCatalog.describe().size());
+    assertThat(result.json().path("operations")).hasSize(Catalog.describe().size());
     assertThat(result.json().path("operations").get(0).has("input_schema")).isTrue();
   }
 }

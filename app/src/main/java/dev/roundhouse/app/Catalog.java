@@ -1,0 +1,27 @@
+package dev.roundhouse.app;
+
+import dev.roundhouse.hub.OperationCatalog;
+import dev.roundhouse.hub.ops.OperationDescriptor;
+import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.workspace.hub.WorkspaceExtension;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Every operation the {@code roundhouse serve} hub offers, described without opening one: the hub's own
+ * ({@link OperationCatalog}) and the workspace module's. What {@code roundhouse ops} prints and
+ * {@code docs/operations.md} holds. Stateless.
+ */
+final class Catalog {
+  private Catalog() {}
+
+  static List<OperationDescriptor> describe() {
+    OperationRegistry workspace = OperationRegistry.create();
+    WorkspaceExtension.describe(workspace);
+    List<OperationDescriptor> all = new ArrayList<>(OperationCatalog.describe());
+    all.addAll(workspace.list());
+    all.sort(Comparator.comparing(OperationDescriptor::name));
+    return List.copyOf(all);
+  }
+}
