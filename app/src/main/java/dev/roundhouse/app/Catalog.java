@@ -3,6 +3,8 @@ package dev.roundhouse.app;
 import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.calendaragent.CalendarExtension;
+import dev.roundhouse.services.hub.ServicesExtension;
 import dev.roundhouse.workspace.hub.WorkspaceExtension;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,17 +12,19 @@ import java.util.List;
 
 /**
  * Every operation the {@code roundhouse serve} hub offers, described without opening one: the hub's own
- * ({@link OperationCatalog}) and the workspace module's. What {@code roundhouse ops} prints and
+ * ({@link OperationCatalog}) and the calendar's, the workspace's and the services' modules'. What {@code roundhouse ops} prints and
  * {@code docs/operations.md} holds. Stateless.
  */
 final class Catalog {
   private Catalog() {}
 
   static List<OperationDescriptor> describe() {
-    OperationRegistry workspace = OperationRegistry.create();
-    WorkspaceExtension.describe(workspace);
+    OperationRegistry modules = OperationRegistry.create();
+    CalendarExtension.describe(modules);
+    WorkspaceExtension.describe(modules);
+    ServicesExtension.describe(modules);
     List<OperationDescriptor> all = new ArrayList<>(OperationCatalog.describe());
-    all.addAll(workspace.list());
+    all.addAll(modules.list());
     all.sort(Comparator.comparing(OperationDescriptor::name));
     return List.copyOf(all);
   }

@@ -115,6 +115,14 @@ public final class CalendarExtension implements HubExtension {
     return "roundhouse-proposal-" + decision + "@roundhouse";
   }
 
+  /**
+   * Registers the calendar's operations in {@code registry} for their descriptions only (the generated reference);
+   * the registry must never invoke them.
+   */
+  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+    new CalendarOperations(null, null, null, null, null, null, null, null).register(registry);
+  }
+
   @Override
   public void start(ExtensionContext context) {
     Clock hubClock = context.clock();

@@ -64,19 +64,19 @@ record CalendarOperations(CalendarQueries queries, CreateProposals creates, Upda
         EventInput.class, EventDetail.class, OperationAnnotations.READ, (actor, in) -> queries.event(in)));
     add(registry, Operation.of("calendar_stage_create",
         "Propose a new event; nothing is written until a person approves the decision. Title: 'Category - SubCategory - Title'.",
-        StageCreate.class, Staged.class, OperationAnnotations.CREATE, creates::stage));
+        StageCreate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> creates.stage(actor, in)));
     add(registry, Operation.of("calendar_stage_batch_create",
         "Propose several new events at once (all validated first); each becomes its own decision.",
-        StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, creates::stageBatch));
+        StageBatchCreate.class, StagedBatch.class, OperationAnnotations.CREATE, (actor, in) -> creates.stageBatch(actor, in)));
     add(registry, Operation.of("calendar_stage_update",
         "Propose changing an event; a recurring one needs scope 'this' (one occurrence, by recurrence_id), 'following'"
             + " (this and following, from recurrence_id) or 'all' (start moves the whole series). Nothing changes until a person approves.",
-        StageUpdate.class, Staged.class, OperationAnnotations.CREATE, updates::stage));
+        StageUpdate.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> updates.stage(actor, in)));
     add(registry, Operation.of("calendar_stage_delete",
         "Propose deleting an event: scope 'all' (default, the whole series), 'this' (one occurrence, by recurrence_id)"
             + " or 'following' (this and following, from recurrence_id)."
             + " Nothing is removed until a person approves.",
-        StageDelete.class, Staged.class, OperationAnnotations.CREATE, deletes::stage));
+        StageDelete.class, Staged.class, OperationAnnotations.CREATE, (actor, in) -> deletes.stage(actor, in)));
     add(registry, Operation.of("calendar_browse",
         "Fetch one public web page or iCalendar file (http/https; private and local addresses are refused): HTML as clean"
             + " text (at most 100,000 characters), an .ics as events you can stage. Stage nothing without the user asking.",
@@ -91,7 +91,7 @@ record CalendarOperations(CalendarQueries queries, CreateProposals creates, Upda
     add(registry, Operation.of("calendar_discover",
         "Find your calendar collections on a CalDAV server (url, user, and password_env or password_file naming where the"
             + " password is; never the password) and list them with a calendars.json entry each. People only; nothing is saved.",
-        DiscoverInput.class, Discovered.class, OperationAnnotations.READ, discovery::discover));
+        DiscoverInput.class, Discovered.class, OperationAnnotations.READ, (actor, in) -> discovery.discover(actor, in)));
   }
 
   /** Registers {@code operation} so that every call, answered or refused, is audited. */

@@ -55,6 +55,14 @@ public final class ServicesExtension implements HubExtension {
     return "services";
   }
 
+  /**
+   * Registers the services' operations in {@code registry} for their descriptions only (the generated reference);
+   * the registry must never invoke them.
+   */
+  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+    new ServiceOperations(null).register(registry);
+  }
+
   @Override
   public void start(ExtensionContext context) {
     ServiceRecords records = new ServiceRecords(context.records(ServiceRecords.NAMESPACE));
