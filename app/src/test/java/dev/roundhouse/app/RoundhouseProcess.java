@@ -6,6 +6,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,6 +41,11 @@ final class RoundhouseProcess implements AutoCloseable {
   }
 
   static RoundhouseProcess start(Path home, String... args) {
+    return start(home, new byte[0], args);
+  }
+
+  /** Starts {@code roundhouse args} with exactly {@code stdin} on its standard input, which is then closed. */
+  static RoundhouseProcess start(Path home, byte[] stdin, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--enable-native-access=ALL-UNNAMED");
@@ -53,7 +59,9 @@ final class RoundhouseProcess implements AutoCloseable {
     env.put("ROUNDHOUSE_HOME", home.toString());
     try {
       Process process = builder.start();
-      process.getOutputStream().close();
+      try (OutputStream input = process.getOutputStream()) {
+        input.write(stdin);
+      }
       return new RoundhouseProcess(process);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -12,15 +12,17 @@ import java.time.format.TextStyle;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * Makes a task a calendar conversation: a task tagged {@value #TAG}, or any task of a project named in the
- * settings, is run by whatever driver the task names, with the calendar prompt and the facts of the moment
- * (now, weekday, the user's zone and clock, active categories, calendars) added to every turn's context, and
- * the calendar operations offered to its agent as tools.
+ * settings, is run by whatever driver the task names, with the calendar prompt as its system prompt (in place
+ * of a driver's coding instructions, and with no workspace tools: see {@link TurnContributor#systemPrompt}),
+ * the facts of the moment (now, weekday, the user's zone and clock, active categories, calendars) added to
+ * every turn's context, and the calendar operations offered to its agent as tools.
  *
  * <p>Thread-safe: immutable; every turn reads the prompt and the calendars afresh.
  */
@@ -62,9 +64,16 @@ final class CalendarConversation implements TurnContributor {
     return AGENT_TOOLS;
   }
 
+  /** The calendar prompt: a calendar conversation is not coding work, so it replaces a driver's coding instructions. */
+  @Override
+  public Optional<String> systemPrompt(Project project, Task task) {
+    return Optional.of(prompt.read().text().strip());
+  }
+
+  /** The facts of the moment, after the task in the turn's context. */
   @Override
   public String turnContext(Project project, Task task) {
-    return prompt.read().text().strip() + "\n\n" + facts();
+    return facts();
   }
 
   /** The facts of this moment, one line each; what the model cannot know by itself. */

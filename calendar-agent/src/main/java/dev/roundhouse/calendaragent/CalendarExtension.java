@@ -133,13 +133,14 @@ public final class CalendarExtension implements HubExtension {
     store.onWrite(changes);
     WebBrowser browser = givenBrowser != null ? givenBrowser : WebBrowser.create(hubClock);
     CalendarPrompt prompt = new CalendarPrompt(context.home());
-    DecisionDesk desk = context.decisions();
+    DecisionDesk decisions = context.decisions();
+    ProposalDesk desk = new ProposalDesk(decisions, context.operations());
     new CalendarOperations(queries, new CreateProposals(store, desk), new UpdateProposals(store, queries, desk),
         new DeleteProposals(store, queries, desk), new CalendarBrowse(browser, store), audit, prompt,
         new CalendarDiscovery(store, httpClient, environment))
         .register(context.operations());
     new CalendarResources(queries, audit, prompt).resources().forEach(context::offerResource);
-    desk.onAnswer(KIND, new ProposalCommits(store, audit)::answered);
+    decisions.onAnswer(KIND, new ProposalCommits(store, audit)::answered);
     context.contributeToTurns(new CalendarConversation(conversation, prompt, store, queries, clock::get));
     PromptWatch previous = promptWatch.getAndSet(PromptWatch.start(prompt, promptInterval, changes::promptChanged));
     if (previous != null) {

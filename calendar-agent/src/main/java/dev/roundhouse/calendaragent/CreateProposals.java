@@ -9,7 +9,6 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Decision;
-import dev.roundhouse.hub.spi.DecisionDesk;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -22,16 +21,16 @@ import java.util.List;
  * (writable calendar, taxonomy title, times with explicit zones, end after start), flags a possible duplicate
  * (same title, start and end as an existing occurrence) and opens a pending proposal. Nothing is written.
  *
- * <p>Thread-safe: stateless beyond the store and the desk, which are.
+ * <p>Thread-safe: stateless beyond the store and the proposal desk, which are.
  */
 final class CreateProposals {
   /** At most this many events in one batch. */
   static final int MAX_BATCH = 100;
 
   private final CalendarStore store;
-  private final DecisionDesk desk;
+  private final ProposalDesk desk;
 
-  CreateProposals(CalendarStore store, DecisionDesk desk) {
+  CreateProposals(CalendarStore store, ProposalDesk desk) {
     this.store = store;
     this.desk = desk;
   }
@@ -131,7 +130,7 @@ final class CreateProposals {
     String title = "Add \"" + event.title().text() + "\" to " + event.calendar().id() + " ("
         + after.get("start_local").asText() + (event.allDay() ? "" : " " + event.zone().getId()) + ")"
         + (duplicates.isEmpty() ? "" : " — possible duplicate");
-    Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(), title, request, CalendarExtension.OPTIONS);
+    Decision decision = desk.open(actor, title, request);
     return new Staged(decision.id(), decision.status(), event.calendar().id(), CalendarExtension.uidFor(decision.id()),
         event.title().text(), duplicates);
   }

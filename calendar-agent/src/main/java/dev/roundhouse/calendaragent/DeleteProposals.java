@@ -8,7 +8,6 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Decision;
-import dev.roundhouse.hub.spi.DecisionDesk;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -24,9 +23,9 @@ import java.util.List;
 final class DeleteProposals {
   private final CalendarStore store;
   private final CalendarQueries queries;
-  private final DecisionDesk desk;
+  private final ProposalDesk desk;
 
-  DeleteProposals(CalendarStore store, CalendarQueries queries, DecisionDesk desk) {
+  DeleteProposals(CalendarStore store, CalendarQueries queries, ProposalDesk desk) {
     this.store = store;
     this.queries = queries;
     this.desk = desk;
@@ -64,7 +63,7 @@ final class DeleteProposals {
         SeriesEdit.Split split = SeriesEdit.split(current.blocks(), current.master(), cut, current.calendar().zone());
         request.putObject("after").put("ics", split.before().stream().map(IcsEdit::fold).reduce("", String::concat));
         decisionTitle = "Delete \"" + title + "\" from " + occurrence.startLocal() + " on, in " + current.calendar().id();
-        Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(), decisionTitle, request, CalendarExtension.OPTIONS);
+        Decision decision = desk.open(actor, decisionTitle, request);
         return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
       }
     }
@@ -91,7 +90,7 @@ final class DeleteProposals {
       request.putObject("after").put("ics", after.stream().map(IcsEdit::fold).reduce("", String::concat));
       decisionTitle = "Delete one occurrence of \"" + title + "\" (" + occurrence.startLocal() + ") from " + current.calendar().id();
     }
-    Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(), decisionTitle, request, CalendarExtension.OPTIONS);
+    Decision decision = desk.open(actor, decisionTitle, request);
     return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), title, List.of());
   }
 }

@@ -9,7 +9,6 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Decision;
-import dev.roundhouse.hub.spi.DecisionDesk;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -23,16 +22,17 @@ import java.util.Optional;
  * Stages a change of one event ({@code calendar_stage_update}) in the scope it names: {@code this} writes a
  * RECURRENCE-ID override, {@code following} splits the series (the rest becomes a new series, under
  * {@code also}), {@code all} edits the series and may move all of it by one wall-clock shift. The proposal
- * carries the event's blocks before and after; nothing is written.
+ * carries the event's blocks before and after, and says what changes ({@link UpdateChanges}: in its title,
+ * its {@code summary} and its {@code changes}); nothing is written.
  *
  * <p>Thread-safe: stateless beyond the store, the queries and the desk, which are.
  */
 final class UpdateProposals {
   private final CalendarStore store;
   private final CalendarQueries queries;
-  private final DecisionDesk desk;
+  private final ProposalDesk desk;
 
-  UpdateProposals(CalendarStore store, CalendarQueries queries, DecisionDesk desk) {
+  UpdateProposals(CalendarStore store, CalendarQueries queries, ProposalDesk desk) {
     this.store = store;
     this.queries = queries;
     this.desk = desk;
@@ -46,6 +46,7 @@ final class UpdateProposals {
     List<ZoneId> zones = new ArrayList<>();
     List<List<String>> after = new ArrayList<>(current.blocks());
     Occurrence occurrence = null;
+    List<String> source = current.master(); // the block whose fields change: the override for scope this
     ArrayNode also = Json.mapper().createArrayNode();
     boolean moves = in.start() != null || in.end() != null;
     Instant masterStart = IcsEdit.instant(IcsEdit.property(current.master(), "DTSTART").orElseThrow(), calendarZone);
@@ -99,6 +100,7 @@ final class UpdateProposals {
       Instant original = Instant.parse(occurrence.recurrenceId());
       int index = overrideIndex(after, original, calendarZone);
       List<String> block = index >= 0 ? after.get(index) : newOverride(current.master(), occurrence, calendarZone);
+      source = block;
       List<String> edited = fields(block, block, false, title, in.location(), in.description());
       edited = moved(edited, edited, in.start(), in.end(), calendarZone, zones);
       edited = IcsEdit.bumpSequence(edited);
@@ -112,11 +114,11 @@ final class UpdateProposals {
     if (afterIcs.equals(current.before())) {
       throw new RoundhouseException.InvalidInput("the update changes nothing");
     }
-    ObjectNode request = request(current, in.uid(), scope, occurrence, afterIcs, zones, also);
+    UpdateChanges changes = UpdateChanges.of(scope, current.master(), source, occurrence, calendarZone, in, title);
+    ObjectNode request = request(current, in.uid(), scope, occurrence, afterIcs, zones, also, changes);
     String shown = title != null ? title.text() : Expansion.text(current.master());
-    Decision decision = desk.open(actor, CalendarExtension.KIND, null, actor.taskId(),
-        "Change \"" + shown + "\"" + scopeNote(scope, occurrence, current.recurring()) + " in " + current.calendar().id(),
-        request, CalendarExtension.OPTIONS);
+    Decision decision = desk.open(actor, "Change \"" + Expansion.text(source) + "\"" + scopeNote(scope, occurrence, current.recurring())
+        + " in " + current.calendar().id() + (changes.summary().isEmpty() ? "" : ": " + changes.summary()), request);
     return new Staged(decision.id(), decision.status(), current.calendar().id(), in.uid(), shown, List.of());
   }
 
@@ -158,14 +160,19 @@ final class UpdateProposals {
     return IcsEdit.add(block, IcsEdit.like("DTEND", masterStartLine, Instant.parse(occurrence.end()), calendarZone));
   }
 
-  /** The proposal's request: the change with the event before (ICS, ETag, the occurrence) and after. */
+  /**
+   * The proposal's request: what changes ({@code summary}, {@code changes}, see {@link UpdateChanges}), and
+   * the event before (ICS, ETag, the occurrence) and after.
+   */
   private static ObjectNode request(CurrentEvent current, String uid, String scope, Occurrence occurrence, String afterIcs,
-      List<ZoneId> zones, ArrayNode also) {
+      List<ZoneId> zones, ArrayNode also, UpdateChanges changes) {
     ObjectNode request = Json.mapper().createObjectNode();
     request.put("action", "replace");
     request.put("calendar", current.calendar().id());
     request.put("uid", uid);
     request.put("scope", scope);
+    request.put("summary", changes.summary());
+    request.set("changes", changes.changes());
     ObjectNode before = request.putObject("before");
     before.put("title", Expansion.text(current.master()));
     if (occurrence != null) {

@@ -161,8 +161,8 @@ class CalendarConversationTest {
         .contains("- Read-only calendars: holidays (Europe/Berlin)");
     assertThat(offeredTools(0))
         .containsAll(CalendarConversation.AGENT_TOOLS)
-        .contains("get_task", "read_file")
-        .doesNotContain("calendar_audit", "calendar_prompt", "decision_answer");
+        .contains("get_task")
+        .doesNotContain("calendar_audit", "calendar_prompt", "decision_answer", "read_file");
     assertThat(model.requests()).hasSize(3);
     // The query's answer reached the model before it staged.
     JsonNode queried = model.request(1).json().path("messages");
@@ -193,6 +193,27 @@ class CalendarConversationTest {
   }
 
   @Test
+  void aConversationIsPromptedAsTheCalendarAgentAloneAndOfferedNoWorkspaceTools() throws IOException {
+    open(new ConversationSettings(BERLIN, false, Set.of()));
+    long task = task("Plan my week", List.of(CalendarConversation.TAG));
+    model.enqueue(streamText("Your week is quiet."));
+
+    assertThat(converse(task, "What does my week look like?")).isEqualTo("completed");
+
+    String system = systemPrompt(0);
+    assertThat(system).startsWith("# Roundhouse calendar agent, prompt version 1")
+        .doesNotContainIgnoringCase("coding agent")
+        .contains("You act only through your tools (") // the hub's tool rules stay
+        .contains("Tool arguments are one JSON object.")
+        .contains("Task #" + task + ": Plan my week")
+        .contains("- Writable calendars: work (Europe/Berlin)");
+    assertThat(offeredTools(0))
+        .containsAll(CalendarConversation.AGENT_TOOLS)
+        .contains("get_task", "ask_user")
+        .doesNotContain("read_file", "list_files", "search", "write_file", "edit_file", "run_command");
+  }
+
+  @Test
   void aTaskWithoutTheTagIsAnOrdinaryTaskWithoutCalendarContextOrTools() throws IOException {
     open(new ConversationSettings(BERLIN, false, Set.of()));
     long task = task("Water the plants", List.of());
@@ -200,8 +221,8 @@ class CalendarConversationTest {
 
     assertThat(converse(task, "hi")).isEqualTo("completed");
 
-    assertThat(systemPrompt(0)).doesNotContain("calendar agent").doesNotContain("Calendar context");
-    assertThat(offeredTools(0)).contains("get_task").doesNotContainAnyElementsOf(CalendarConversation.AGENT_TOOLS);
+    assertThat(systemPrompt(0)).startsWith("You are a coding agent").doesNotContain("calendar agent").doesNotContain("Calendar context");
+    assertThat(offeredTools(0)).contains("get_task", "read_file", "run_command").doesNotContainAnyElementsOf(CalendarConversation.AGENT_TOOLS);
   }
 
   @Test

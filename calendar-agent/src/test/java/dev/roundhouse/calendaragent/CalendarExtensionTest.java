@@ -304,6 +304,37 @@ class CalendarExtensionTest {
   }
 
   @Test
+  void proposalsBelongToTheProjectAndTaskOfTheTurnThatStagedThem() {
+    long created = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Retro",
+        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
+    long moved = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "review", "start", "2026-03-10T16:00[Europe/Berlin]")
+        .get("decision").asLong();
+    long deleted = calendar.invoke("calendar_stage_delete", agent, "calendar", "work", "uid", "gym").get("decision").asLong();
+    long life = calendar.invoke("project_get", Actor.USER, "project", "life").get("id").asLong();
+
+    JsonNode listed = calendar.invoke("decision_list", Actor.USER, "project", "life");
+    assertThat(list(listed.get("decisions")).stream().map(d -> d.get("id").asLong())).containsExactlyInAnyOrder(created, moved, deleted);
+    assertThat(list(listed.get("decisions"))).allSatisfy(d -> {
+      assertThat(d.get("project_id").asLong()).isEqualTo(life);
+      assertThat(d.get("task_id").asLong()).isEqualTo(task);
+    });
+    assertThat(list(listed.get("pending_by_project"))).singleElement().satisfies(count -> {
+      assertThat(count.get("project").asText()).isEqualTo("life");
+      assertThat(count.get("pending").asInt()).isEqualTo(3);
+    });
+  }
+
+  @Test
+  void aProposalStagedOutsideATaskBelongsToNoProject() {
+    long staged = calendar.invoke("calendar_stage_create", Actor.client("cli"), "calendar", "work", "title", "Work - Meetings - Retro",
+        "start", "2026-03-13T10:00Z", "end", "2026-03-13T11:00Z").get("decision").asLong();
+
+    Decision decision = hub.decisions().get(staged).orElseThrow();
+    assertThat(decision.projectId()).isNull();
+    assertThat(decision.taskId()).isNull();
+  }
+
+  @Test
   void rejectWritesNothing() throws IOException {
     String before = Files.readString(work);
     long decision = calendar.invoke("calendar_stage_create", agent, "calendar", "work", "title", "Work - Meetings - Nope",
@@ -397,7 +428,7 @@ class CalendarExtensionTest {
     JsonNode staged = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "this",
         "recurrence_id", "2026-03-30T09:00[America/New_York]", "start", "2026-03-30T10:00[America/New_York]");
     Decision decision = hub.decisions().get(staged.get("decision").asLong()).orElseThrow();
-    assertThat(decision.title()).isEqualTo("Change \"Work - Team - Standup\" (one occurrence, 2026-03-30T09:00) in work");
+    assertThat(decision.title()).isEqualTo("Change \"Work - Team - Standup\" (one occurrence, 2026-03-30T09:00) in work: moved from 09:00 to 10:00 on Mon 30 Mar");
     assertThat(decision.request().at("/before/occurrence/start_local").asText()).isEqualTo("2026-03-30T09:00");
     assertThat(decision.request().at("/after/ics").asText())
         .contains("RECURRENCE-ID;TZID=America/New_York:20260330T090000", "DTSTART;TZID=America/New_York:20260330T100000",
@@ -426,7 +457,7 @@ class CalendarExtensionTest {
             "end", "2026-03-02T10:00[America/New_York]"))
         .hasMessageContaining("end alone is not enough");
     long id = calendar.invoke("calendar_stage_update", agent, "calendar", "work", "uid", "standup", "scope", "all", "title", "work - team -  Daily").get("decision").asLong();
-    assertThat(hub.decisions().get(id).orElseThrow().title()).isEqualTo("Change \"Work - Team - Daily\" (whole series) in work");
+    assertThat(hub.decisions().get(id).orElseThrow().title()).isEqualTo("Change \"Work - Team - Standup\" (whole series) in work: renamed from \"Work - Team - Standup\" to \"Work - Team - Daily\"");
     answer(id, "approve");
     assertThat(standupStarts()).containsExactly(
         "2026-03-02T09:00 Work - Team - Daily", "2026-03-04T09:00 Work - Team - Daily",

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The text of a session's first prompt. ACP has no system prompt, so a fresh session's first message
- * carries the task (the project's context, the task's title and description) and the summaries of the
+ * carries the turn's own prompt (for a task that is not coding work), the task (the project's context, the task's title and description) and the summaries of the
  * task's earlier generations before the user's message; a loaded session already has them. Stateless.
  */
 final class Prompts {
@@ -13,6 +13,9 @@ final class Prompts {
 
   static String first(TurnRequest request) {
     StringBuilder text = new StringBuilder();
+    if (!request.codingTask()) {
+      text.append(request.systemPrompt().strip()).append("\n\n"); // a task that is not coding work: its own prompt first
+    }
     if (request.context() != null && !request.context().isBlank()) {
       text.append("You are working on this task (from Roundhouse, the hub that runs this session):\n\n")
           .append(request.context().strip()).append("\n\n");

@@ -40,11 +40,15 @@ final class ClaudeCommandLine {
   }
 
   /**
-   * What the hub adds to Claude Code's system prompt: the project's context and the task (from {@link
+   * What the hub adds to Claude Code's system prompt: the turn's own prompt when the task is not coding work
+   * ({@link TurnRequest#systemPrompt()}), the project's context and the task (from {@link
    * TurnRequest#context()}), then the summaries of the task's earlier sessions, oldest first.
    */
   static String systemPrompt(TurnRequest request) {
     StringBuilder text = new StringBuilder();
+    if (!request.codingTask()) {
+      text.append(request.systemPrompt().strip()).append("\n\n"); // a task that is not coding work: its own prompt first
+    }
     if (request.context() != null && !request.context().isBlank()) {
       text.append("You are working on a task from the Roundhouse board.\n\n").append(request.context().strip()).append('\n');
     }

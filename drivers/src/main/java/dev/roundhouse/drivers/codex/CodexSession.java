@@ -167,9 +167,15 @@ final class CodexSession {
     return params;
   }
 
-  /** The task's context and, for a fresh thread, the summaries of the task's earlier sessions. */
+  /**
+   * The turn's own prompt (a task that is not coding work), the task's context and, for a fresh thread, the
+   * summaries of the task's earlier sessions.
+   */
   private String instructions() {
     List<String> parts = new ArrayList<>();
+    if (!request.codingTask()) {
+      parts.add(request.systemPrompt().strip());
+    }
     if (request.context() != null && !request.context().isBlank()) {
       parts.add(request.context().strip());
     }

@@ -166,16 +166,27 @@ final class ChatLoop {
     }
   }
 
-  /** The system prompt: how to work, then the project's and task's context, then earlier sessions' summaries. */
+  /**
+   * The system prompt: how to work, then the project's and task's context, then earlier sessions' summaries.
+   * How to work is a coding agent's instructions, or, for a turn that is not coding work, the prompt the
+   * request carries ({@link TurnRequest#systemPrompt}) followed by the rules for using tools.
+   */
   static String systemPrompt(TurnRequest request, List<String> toolNames) {
     StringBuilder prompt = new StringBuilder();
-    prompt.append("You are a coding agent working in the folder ").append(request.workingDirectory())
-        .append(" of the project '").append(request.projectName()).append("'. You act only through your tools (")
-        .append(String.join(", ", toolNames)).append("). Paths are relative to that folder and cannot leave it.\n")
-        .append("Read files before you change them. edit_file replaces an exact piece of text, so copy it exactly, whitespace included. ")
-        .append("Writing files and running commands may need the user's approval; when a tool call is refused, do not repeat it: ")
-        .append("explain, or take another way. Tool arguments are one JSON object.\n")
-        .append("When you are done, answer with a short summary of what you did and anything left open.\n");
+    if (!request.codingTask()) {
+      prompt.append(request.systemPrompt().strip()).append("\n\n")
+          .append("You act only through your tools (").append(String.join(", ", toolNames)).append("). ")
+          .append("A tool call may need the user's approval; when one is refused, do not repeat it: explain, or take another way. ")
+          .append("Tool arguments are one JSON object.\n");
+    } else {
+      prompt.append("You are a coding agent working in the folder ").append(request.workingDirectory())
+          .append(" of the project '").append(request.projectName()).append("'. You act only through your tools (")
+          .append(String.join(", ", toolNames)).append("). Paths are relative to that folder and cannot leave it.\n")
+          .append("Read files before you change them. edit_file replaces an exact piece of text, so copy it exactly, whitespace included. ")
+          .append("Writing files and running commands may need the user's approval; when a tool call is refused, do not repeat it: ")
+          .append("explain, or take another way. Tool arguments are one JSON object.\n")
+          .append("When you are done, answer with a short summary of what you did and anything left open.\n");
+    }
     if (request.context() != null && !request.context().isBlank()) {
       prompt.append("\n# Project and task\n\n").append(request.context().strip()).append('\n');
     }

@@ -148,8 +148,10 @@ public final class OpenAiDriver implements AgentDriver {
       commands.stopAll();
     });
     try {
-      WorkspaceTools workspace = new WorkspaceTools(paths, commands, context::requestPermission, tuning.commandTimeout());
-      new ChatLoop(request, context, settings, model, client, new Toolbox(workspace, context), tuning.maxSteps()).run();
+      Toolbox tools = request.codingTask()
+          ? new Toolbox(new WorkspaceTools(paths, commands, context::requestPermission, tuning.commandTimeout()), context)
+          : Toolbox.hubOnly(context); // not coding work: no files, no commands
+      new ChatLoop(request, context, settings, model, client, tools, tuning.maxSteps()).run();
     } finally {
       commands.stopAll();
       http.shutdownNow();

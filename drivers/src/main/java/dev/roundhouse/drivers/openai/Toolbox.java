@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every tool the model is offered for one turn: the workspace tools, then the hub operations the context
- * grants this task's agent (same names, same input schemas, called through {@link TurnContext#callTool}). A
- * hub operation whose name a workspace tool already uses, or that model APIs would refuse, is left out.
+ * Every tool the model is offered for one turn: the workspace tools (for a coding task only), then the hub
+ * operations the context grants this task's agent (same names, same input schemas, called through {@link
+ * TurnContext#callTool}). A hub operation whose name a workspace tool already uses, or that model APIs would
+ * refuse, is left out.
  *
  * <p>Immutable after construction; calls run on the chat loop's thread.
  */
@@ -28,15 +29,26 @@ final class Toolbox {
   private static final Logger LOG = LoggerFactory.getLogger(Toolbox.class);
   private static final Pattern TOOL_NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
+  /** Null when the turn is not coding work: then only the hub's operations are offered. */
   private final WorkspaceTools workspace;
   private final TurnContext context;
   private final Map<String, OperationDescriptor> operations = new LinkedHashMap<>();
 
+  /** A coding task's tools: the workspace's and the hub's. */
   Toolbox(WorkspaceTools workspace, TurnContext context) {
+    this(context, java.util.Objects.requireNonNull(workspace, "workspace"));
+  }
+
+  /** The tools of a turn that is not coding work: the hub's operations only. */
+  static Toolbox hubOnly(TurnContext context) {
+    return new Toolbox(context, null);
+  }
+
+  private Toolbox(TurnContext context, WorkspaceTools workspace) {
     this.workspace = workspace;
     this.context = context;
     for (OperationDescriptor operation : context.tools()) {
-      if (WorkspaceTools.NAMES.contains(operation.name()) || !TOOL_NAME.matcher(operation.name()).matches()) {
+      if ((workspace != null && WorkspaceTools.NAMES.contains(operation.name())) || !TOOL_NAME.matcher(operation.name()).matches()) {
         LOG.warn("hub operation '{}' is not offered to the model: its name is taken or not a valid tool name", operation.name());
         continue;
       }
@@ -46,7 +58,7 @@ final class Toolbox {
 
   /** The {@code tools} array of a chat completion request. */
   ArrayNode definitions() {
-    ArrayNode tools = workspace.definitions();
+    ArrayNode tools = workspace != null ? workspace.definitions() : Json.mapper().createArrayNode();
     for (OperationDescriptor operation : operations.values()) {
       ObjectNode tool = tools.addObject();
       tool.put("type", "function");
@@ -58,11 +70,14 @@ final class Toolbox {
     return tools;
   }
 
-  /** Every tool name, workspace tools first. */
+  /** Every tool name, workspace tools (if any) first. */
   List<String> names() {
-    List<String> names = new ArrayList<>(List.of(
-        WorkspaceTools.READ_FILE, WorkspaceTools.LIST_FILES, WorkspaceTools.SEARCH,
-        WorkspaceTools.WRITE_FILE, WorkspaceTools.EDIT_FILE, WorkspaceTools.RUN_COMMAND));
+    List<String> names = new ArrayList<>();
+    if (workspace != null) {
+      names.addAll(List.of(
+          WorkspaceTools.READ_FILE, WorkspaceTools.LIST_FILES, WorkspaceTools.SEARCH,
+          WorkspaceTools.WRITE_FILE, WorkspaceTools.EDIT_FILE, WorkspaceTools.RUN_COMMAND));
+    }
     names.addAll(operations.keySet());
     return names;
   }
@@ -73,7 +88,7 @@ final class Toolbox {
    * @throws TurnStoppedException when the turn was stopped meanwhile
    */
   ToolOutcome call(String callId, String name, ObjectNode arguments, Consumer<String> output) throws InterruptedException {
-    if (WorkspaceTools.NAMES.contains(name)) {
+    if (workspace != null && WorkspaceTools.NAMES.contains(name)) {
       return workspace.call(callId, name, arguments, output);
     }
     if (!operations.containsKey(name)) {

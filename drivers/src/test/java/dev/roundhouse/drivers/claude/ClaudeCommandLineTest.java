@@ -50,6 +50,14 @@ class ClaudeCommandLineTest {
   }
 
   @Test
+  void aTaskThatIsNotCodingWorkHasItsOwnPromptFirst() {
+    TurnRequest calendar = new TurnRequest(3, 9, "life", Path.of("/src/life"), "hi", "Task #9: Plan my week", List.of(), null, null, null,
+        false, Map.of(), "# The calendar agent");
+
+    assertThat(ClaudeCommandLine.systemPrompt(calendar)).startsWith("# The calendar agent\n\nYou are working on a task from the Roundhouse board.\n\nTask #9: Plan my week");
+  }
+
+  @Test
   void theMcpConfigIsAPrivateFileDeletedWithTheFolder() throws Exception {
     Path folder;
     try (TurnFolder turn = TurnFolder.create()) {

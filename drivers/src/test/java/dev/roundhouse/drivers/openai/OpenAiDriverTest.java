@@ -141,6 +141,26 @@ class OpenAiDriverTest {
   }
 
   @Test
+  void aTurnThatIsNotCodingWorkIsPromptedWithItsOwnPromptAndOfferedNoWorkspaceTools() throws Exception {
+    server.enqueue(streamToolCall("call_1", "read_file", "{\"path\": \"README.md\"}"), streamText("ok"));
+    context.tool(new OperationDescriptor("task_get", "Reads a task", Json.mapper().readTree("{\"type\":\"object\"}"), null, OperationAnnotations.READ), input -> input);
+    TurnRequest calendar = new TurnRequest(7, 42, "life", repo, "plan my week", "Task 42: plan my week", List.of(), null, null, null,
+        false, Map.of(), "# The calendar agent\n\nYou help the user plan their calendars.");
+
+    driver().run(calendar, context);
+
+    String prompt = messages(server.request(0)).get(0).path("content").asText();
+    assertThat(prompt).startsWith("# The calendar agent\n\nYou help the user plan their calendars.\n\nYou act only through your tools (task_get).")
+        .contains("Tool arguments are one JSON object.").contains("Task 42: plan my week")
+        .doesNotContain("coding agent").doesNotContain("edit_file");
+    assertThat(server.request(0).json().path("tools").findValuesAsText("name")).containsExactly("task_get");
+    assertThat(context.events(TurnEvent.ToolResult.class)).singleElement().satisfies(result -> {
+      assertThat(result.isError()).isTrue();
+      assertThat(result.output()).isEqualTo("there is no tool named 'read_file'; the tools are: task_get");
+    });
+  }
+
+  @Test
   void aToolCallRunsAndItsResultGoesBackToTheModel() throws Exception {
     server.enqueue(streamToolCall("call_1", "read_file", "{\"path\": \"README.md\"}"), streamText("It says hello."));
 

@@ -2,6 +2,7 @@ package dev.roundhouse.hub.spi;
 
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,4 +34,16 @@ public interface TurnContributor {
    * it is); blank adds nothing. It may read files; an exception fails the turn with its message.
    */
   String turnContext(Project project, Task task);
+
+  /**
+   * The system prompt of an owned task's turns when they are not coding work (a calendar conversation):
+   * a driver that writes its own instructions (the OpenAI-compatible driver's "You are a coding agent…")
+   * uses this text in their place, with only its rules for using tools, and offers the agent the hub's
+   * tools alone, none of its workspace tools (files, commands); a driver that cannot replace its agent's
+   * own prompt adds it first. Empty (the default): a coding task. Computed at the turn's start, like
+   * {@link #turnContext}; an exception fails the turn with its message.
+   */
+  default Optional<String> systemPrompt(Project project, Task task) {
+    return Optional.empty();
+  }
 }

@@ -20,6 +20,9 @@ import java.util.Map;
  * @param unattended no human is watching: anything that would ask is refused instead
  * @param environment variables to add to the environment of every process started for the turn (the
  *     project's {@code PORT}, say; see {@link TurnPlace}), over the driver's own
+ * @param systemPrompt the prompt of a turn that is not coding work, in place of the driver's own coding
+ *     instructions, and with no workspace tools (see {@link TurnContributor#systemPrompt}); null for a coding
+ *     task
  */
 public record TurnRequest(
     long turnId,
@@ -33,17 +36,31 @@ public record TurnRequest(
     String model,
     String permissionMode,
     boolean unattended,
-    Map<String, String> environment) {
+    Map<String, String> environment,
+    String systemPrompt) {
 
   public TurnRequest {
     priorSummaries = List.copyOf(priorSummaries);
     environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
   }
 
-  /** A request with nothing added to the environment. */
+  /** A coding task's request. */
+  public TurnRequest(long turnId, long taskId, String projectName, Path workingDirectory, String message, String context,
+      List<String> priorSummaries, String resumeSessionId, String model, String permissionMode, boolean unattended,
+      Map<String, String> environment) {
+    this(turnId, taskId, projectName, workingDirectory, message, context, priorSummaries, resumeSessionId, model,
+        permissionMode, unattended, environment, null);
+  }
+
+  /** Whether the turn is coding work: no contributor gave it a {@link #systemPrompt} of its own. */
+  public boolean codingTask() {
+    return systemPrompt == null;
+  }
+
+  /** A coding task's request with nothing added to the environment. */
   public TurnRequest(long turnId, long taskId, String projectName, Path workingDirectory, String message, String context,
       List<String> priorSummaries, String resumeSessionId, String model, String permissionMode, boolean unattended) {
     this(turnId, taskId, projectName, workingDirectory, message, context, priorSummaries, resumeSessionId, model,
-        permissionMode, unattended, Map.of());
+        permissionMode, unattended, Map.of(), null);
   }
 }

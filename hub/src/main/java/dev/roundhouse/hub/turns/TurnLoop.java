@@ -108,7 +108,8 @@ final class TurnLoop {
       TurnRequest request = new TurnRequest(
           turn.id(), turn.taskId(), setup.project.name(), place.workingDirectory(), launch.message(),
           TurnPreparation.contextText(setup.project, setup.task, owners), setup.summaries, setup.resume, launch.model(),
-          launch.permissionMode(), turn.unattended(), place.environment());
+          launch.permissionMode(), turn.unattended(), place.environment(),
+          TurnPreparation.systemPrompt(setup.project, setup.task, owners));
       RunnerTurnContext context = new RunnerTurnContext(
           parts, parking, loop, turn.id(), setup.project, driver, turn.unattended(), TurnPreparation.agentTools(owners));
       try {

@@ -10,6 +10,7 @@ import dev.roundhouse.hub.spi.TurnPlacer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,6 +58,18 @@ final class TurnPreparation {
       place = Objects.requireNonNull(placer.place(project, task, place), "a turn placer returned no place");
     }
     return place;
+  }
+
+  /**
+   * The system prompt the task's owners give its turns (see {@link TurnContributor#systemPrompt}), in their
+   * order, or null when none gives one: a coding task.
+   */
+  static String systemPrompt(Project project, Task task, List<TurnContributor> owners) {
+    List<String> prompts = owners.stream()
+        .map(owner -> owner.systemPrompt(project, task).filter(text -> !text.isBlank()).map(String::strip))
+        .flatMap(Optional::stream)
+        .toList();
+    return prompts.isEmpty() ? null : String.join("\n\n", prompts);
   }
 
   /** The project's context, the task's title and description, then what the task's owners add, in their order. */

@@ -53,6 +53,7 @@ public final class AcpAgent {
   private final Map<String, AcpPrompt> prompts = new ConcurrentHashMap<>();
   private final Map<String, AcpSessionConfig> configs = new ConcurrentHashMap<>();
   private final AcpDecisionOffers offers;
+  private volatile boolean inputEnded;
 
   private AcpAgent(RemoteHub hub, AcpConnection client, ExecutorService executor, Supplier<HubAddress> locator) {
     this.hub = hub;
@@ -74,11 +75,10 @@ public final class AcpAgent {
       AcpConnection connection = new AcpConnection(in, out, executor);
       AcpAgent agent = new AcpAgent(hub, connection, executor, locator);
       try {
-        connection.run(agent.handler());
+        connection.run(agent.handler()); // returns once the requests read before the end of the input are answered
       } finally {
         agent.offers.close();
       }
-      agent.prompts.values().forEach(AcpPrompt::abandon);
       return 0;
     } finally {
       executor.shutdownNow();
@@ -120,6 +120,14 @@ public final class AcpAgent {
             // the hub is away: the event follower offers them once it reconnects
           }
         }
+      }
+
+      @Override
+      public void inputEnded() {
+        // The client can no longer cancel or answer a permission: running prompts stop following their
+        // turns (which go on in the hub) and answer "cancelled".
+        inputEnded = true;
+        prompts.values().forEach(AcpPrompt::abandon);
       }
 
       @Override
@@ -300,6 +308,9 @@ public final class AcpAgent {
     AcpPrompt prompt = new AcpPrompt(hub, client, executor, offers, sessionId, id, config.model(), config.permissionMode());
     if (prompts.putIfAbsent(sessionId, prompt) != null) {
       throw new AcpError(AcpError.INVALID_REQUEST, "session " + sessionId + " already has a prompt running; cancel it or wait for its answer");
+    }
+    if (inputEnded) {
+      prompt.abandon(); // read just before the end of the input: it is sent, not followed
     }
     try {
       retitle(id, text);

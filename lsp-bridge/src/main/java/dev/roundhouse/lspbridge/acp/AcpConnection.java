@@ -15,10 +15,15 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -52,9 +57,18 @@ final class AcpConnection {
     /** Takes a notification; unknown ones are ignored. */
     void notification(String method, JsonNode params);
 
+    /**
+     * Called once when the input has ended, before the connection waits for the requests already read:
+     * whatever waits on the client (a prompt following its turn) should stop waiting and answer.
+     */
+    default void inputEnded() {}
+
     /** Called once a request's result has been written (so what follows reaches the client after it), with it as JSON. */
     default void answered(String method, JsonNode params, JsonNode result) {}
   }
+
+  /** How long the end of the input waits for the requests already read to be answered. */
+  static final Duration DRAIN = Duration.ofSeconds(30);
 
   private final InputStream in;
   private final OutputStream out;
@@ -62,6 +76,8 @@ final class AcpConnection {
   private final ReentrantLock writeLock = new ReentrantLock();
   private final Map<String, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong(1);
+  /** The peer's requests read and not yet answered: each completes once its answer is written. */
+  private final Set<CompletableFuture<Void>> unanswered = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   AcpConnection(InputStream in, OutputStream out, ExecutorService executor) {
@@ -70,7 +86,11 @@ final class AcpConnection {
     this.executor = executor;
   }
 
-  /** Reads and dispatches messages until the input ends. Pending outgoing requests then fail. */
+  /**
+   * Reads and dispatches messages until the input ends. Then our pending requests to the client fail (it
+   * can no longer answer them), {@link Handler#inputEnded} is called, and this returns once every request
+   * read has been answered, or after {@link #DRAIN}.
+   */
   void run(Handler handler) {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
@@ -86,6 +106,20 @@ final class AcpConnection {
       AcpError gone = new AcpError(AcpError.INTERNAL_ERROR, "the ACP client closed the connection");
       pending.values().forEach(future -> future.completeExceptionally(gone));
       pending.clear();
+      handler.inputEnded();
+      awaitAnswers();
+    }
+  }
+
+  private void awaitAnswers() {
+    try {
+      CompletableFuture.allOf(unanswered.toArray(CompletableFuture<?>[]::new)).get(DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      System.err.println("roundhouse acp: " + unanswered.size() + " request(s) still unanswered " + DRAIN.toSeconds() + " s after the end of the input; exiting without their answers");
+    } catch (ExecutionException e) {
+      // never: each completes normally once its answer is written (or could not be)
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -128,6 +162,8 @@ final class AcpConnection {
       });
       return;
     }
+    CompletableFuture<Void> answeredOrFailed = new CompletableFuture<>();
+    unanswered.add(answeredOrFailed);
     executor.execute(() -> {
       try {
         JsonNode result = AcpJson.tree(handler.request(name, params));
@@ -147,6 +183,9 @@ final class AcpConnection {
         sendError(id, new AcpError(AcpError.INTERNAL_ERROR, e.getMessage(), Json.mapper().createObjectNode().put("roundhouse_code", e.code())));
       } catch (RuntimeException e) {
         sendError(id, new AcpError(AcpError.INTERNAL_ERROR, name + " failed: " + e));
+      } finally {
+        unanswered.remove(answeredOrFailed);
+        answeredOrFailed.complete(null);
       }
     });
   }

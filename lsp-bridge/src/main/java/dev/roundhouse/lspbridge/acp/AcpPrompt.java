@@ -78,6 +78,9 @@ final class AcpPrompt {
     long after = hub.latestSeq();
     InputStream first = hub.openTaskEvents(task, after);
     stream = first;
+    if (cancelled) {
+      closeQuietly(first); // abandoned before the stream was known: follow nothing
+    }
     try {
       send(message);
       offers.offerPending(task);

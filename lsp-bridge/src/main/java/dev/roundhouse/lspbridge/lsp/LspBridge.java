@@ -17,8 +17,10 @@ import java.util.function.Supplier;
 import org.eclipse.lsp4j.jsonrpc.Endpoint;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
 import org.eclipse.lsp4j.jsonrpc.MessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.MessageProducer;
 import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
 import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.json.ConcurrentMessageProcessor;
 import org.eclipse.lsp4j.jsonrpc.json.MessageJsonHandler;
 import org.eclipse.lsp4j.jsonrpc.json.StreamMessageConsumer;
 import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
@@ -32,7 +34,7 @@ import org.eclipse.lsp4j.jsonrpc.services.ServiceEndpoints;
  * {@code docs/lsp-protocol.md}.
  *
  * <p>Thread-safety: {@link #serve} blocks its caller until the client sends {@code exit} or closes the
- * input; the bridge's own threads are virtual (LSP4J's reader, hub calls, event followers).
+ * input (and the requests read before have been answered); the bridge's own threads are virtual (LSP4J's reader, hub calls, event followers).
  */
 public final class LspBridge {
   private LspBridge() {}
@@ -44,6 +46,18 @@ public final class LspBridge {
    * logs a request whose params do not fit its method; {@link BridgeJsonHandler} answers it.
    */
   private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
+    private final OpenRequests open;
+
+    StrictBuilder(OpenRequests open) {
+      this.open = open;
+    }
+
+    /** Incoming requests are noted in {@link OpenRequests} before they are dispatched. */
+    @Override
+    protected ConcurrentMessageProcessor createMessageProcessor(MessageProducer reader, MessageConsumer messageConsumer, RoundhouseClient remoteProxy) {
+      return super.createMessageProcessor(reader, open.reading(messageConsumer), remoteProxy);
+    }
+
     /** Params that do not fit their method are answered with -32602 rather than only logged. */
     @Override
     protected MessageJsonHandler createJsonHandler() {
@@ -52,7 +66,7 @@ public final class LspBridge {
 
     @Override
     protected RemoteEndpoint createRemoteEndpoint(MessageJsonHandler jsonHandler) {
-      MessageConsumer outgoing = wrapMessageConsumer(new StreamMessageConsumer(output, jsonHandler));
+      MessageConsumer outgoing = open.writing(wrapMessageConsumer(new StreamMessageConsumer(output, jsonHandler)));
       Endpoint local = ServiceEndpoints.toEndpoint(localServices);
       Endpoint strict =
           new Endpoint() {
@@ -93,7 +107,25 @@ public final class LspBridge {
   }
 
   /**
-   * Serves one client until it sends {@code exit} or closes {@code in}.
+   * At the end of the input, waits (at most {@link RoundhouseLanguageServer#SHUTDOWN_GRACE}) until every
+   * request read has been answered: a client that pipes requests and closes its end gets every answer.
+   */
+  private static void answerWhatWasRead(OpenRequests open) {
+    boolean allAnswered;
+    try {
+      allAnswered = open.awaitNone(RoundhouseLanguageServer.SHUTDOWN_GRACE);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (!allAnswered) {
+      System.err.println("roundhouse lsp: " + open.size() + " request(s) still unanswered " + RoundhouseLanguageServer.SHUTDOWN_GRACE.toSeconds() + " s after the end of the input; exiting without their answers");
+    }
+  }
+
+  /**
+   * Serves one client until it sends {@code exit} or closes {@code in}; at the end of {@code in} the
+   * requests already read are answered first.
    *
    * @param locator finds the hub (again after it restarts); throws {@link HubUnavailableException} when none
    *     runs
@@ -102,6 +134,7 @@ public final class LspBridge {
    */
   public static int serve(InputStream in, OutputStream out, Supplier<HubAddress> locator, Settings settings) {
     ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("roundhouse-lsp-", 0).factory());
+    OpenRequests open = new OpenRequests();
     AtomicReference<Future<Void>> listening = new AtomicReference<>();
     RoundhouseLanguageServer server =
         new RoundhouseLanguageServer(
@@ -116,7 +149,7 @@ public final class LspBridge {
             });
     try {
       Launcher<RoundhouseClient> launcher =
-          new StrictBuilder()
+          new StrictBuilder(open)
               .setLocalService(server)
               .setRemoteInterface(RoundhouseClient.class)
               .setInput(in)
@@ -125,14 +158,19 @@ public final class LspBridge {
               .create();
       server.connect(launcher.getRemoteProxy());
       listening.set(launcher.startListening());
+      boolean inputEnded = false;
       try {
         listening.get().get();
+        inputEnded = true;
       } catch (CancellationException exitRequested) {
         // exit: done
       } catch (ExecutionException e) {
-        // the input failed: the client is gone
+        inputEnded = true; // the input failed: the client stopped writing, perhaps still reads
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      }
+      if (inputEnded) {
+        answerWhatWasRead(open);
       }
       return server.shutdownRequested() ? 0 : 1;
     } finally {

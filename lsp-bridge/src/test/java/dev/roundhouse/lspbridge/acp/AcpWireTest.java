@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,9 +28,12 @@ import org.junit.jupiter.api.Test;
 /** Raw newline-delimited JSON against {@code roundhouse acp} in process: bad input gets errors, never an end. */
 class AcpWireTest {
   private final List<String> models = new CopyOnWriteArrayList<>();
+  private final CountDownLatch held = new CountDownLatch(1);
+  private final CountDownLatch release = new CountDownLatch(1);
   private TestHub hub;
   private String web;
   private OutputStream toAgent;
+  private OutputStream agentOut;
   private BufferedReader fromAgent;
   private CompletableFuture<Integer> exit;
 
@@ -37,6 +41,10 @@ class AcpWireTest {
   void start() throws Exception {
     hub = TestHub.withDrivers(c -> c, List.of(new TestDriver("t", false, (request, context) -> {
       models.add(String.valueOf(request.model()));
+      if (request.message().equals("hold")) {
+        held.countDown();
+        release.await(); // a turn that runs until the test lets it go
+      }
       context.emit(new TurnEvent.AssistantMessage("done"));
     })));
     web = hub.folder("web");
@@ -46,7 +54,7 @@ class AcpWireTest {
     toAgent = Channels.newOutputStream(in.sink());
     fromAgent = new BufferedReader(new InputStreamReader(Channels.newInputStream(out.source()), StandardCharsets.UTF_8));
     InputStream agentIn = Channels.newInputStream(in.source());
-    OutputStream agentOut = Channels.newOutputStream(out.sink());
+    agentOut = Channels.newOutputStream(out.sink());
     HubAddress address = new HubAddress(hub.server().url(), hub.hub().token());
     exit = new CompletableFuture<>();
     Thread.ofVirtual().start(() -> {
@@ -62,6 +70,7 @@ class AcpWireTest {
   void stop() throws Exception {
     toAgent.close();
     assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+    release.countDown();
     hub.close();
   }
 
@@ -117,6 +126,30 @@ class AcpWireTest {
       }
     }
     throw new AssertionError("no config option " + id + " in " + options);
+  }
+
+  @Test
+  void theEndOfTheInputAnswersEveryRequestReadARunningPromptWithCancelled() throws Exception {
+    call(1, "initialize", Map.of("protocolVersion", 1));
+    String id = call(2, "session/new", Map.of("cwd", web, "mcpServers", List.of())).path("result").path("sessionId").asText();
+    toAgent.write((Json.write(Map.of("jsonrpc", "2.0", "id", 3, "method", "session/prompt",
+        "params", Map.of("sessionId", id, "prompt", List.of(Map.of("type", "text", "text", "hold"))))) + "\n").getBytes(StandardCharsets.UTF_8));
+    toAgent.flush();
+    assertThat(held.await(10, TimeUnit.SECONDS)).as("the turn started").isTrue();
+    toAgent.write("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"session/list\",\"params\":{}}\n".getBytes(StandardCharsets.UTF_8));
+    toAgent.close();
+
+    assertThat(exit.get(10, TimeUnit.SECONDS)).isZero(); // while the turn still runs in the hub
+    agentOut.close(); // as the process's stdout closes when it exits
+    Map<Integer, JsonNode> answers = new java.util.HashMap<>();
+    for (String line; (line = fromAgent.readLine()) != null; ) {
+      JsonNode message = Json.mapper().readTree(line);
+      if (message.has("id") && !message.has("method")) {
+        answers.put(message.get("id").asInt(), message);
+      }
+    }
+    assertThat(answers.get(3).path("result").path("stopReason").asText()).isEqualTo("cancelled");
+    assertThat(answers.get(4).path("result").path("sessions").findValuesAsText("sessionId")).contains(id);
   }
 
   @Test
