@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * to a real hub; each face is run {@link #RUNS} times, since an answer lost to the exit is a race.
  */
 class StdioEndOfInputTest {
-  private static final int RUNS = 20;
+  private static final int RUNS = 12;
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern LSP_HEADER = Pattern.compile("Content-Length: \\d+\r?\n\r?\n");
 
