@@ -57,7 +57,8 @@ export function diffPlan(diff: TaskDiff, workspace: TaskWorkspace, file: FileCha
 
 /** The `roundhouse-diff:` URI of a side, as a string (`vscode.Uri.parse` reads it back). */
 export function sideUri(side: GitSide, which: "base" | "task"): string {
-  const query = new URLSearchParams({ cwd: side.cwd, commit: side.commit, path: side.path }).toString();
+  // base64url: VS Code hands the query back decoded, so it must hold no character that decoding changes.
+  const query = Buffer.from(JSON.stringify({ cwd: side.cwd, commit: side.commit, path: side.path }), "utf8").toString("base64url");
   // The path ends with the file's name, so the editor picks its language.
   const encodedPath = side.path.split("/").map(encodeURIComponent).join("/");
   return `${DIFF_SCHEME}:/${side.task}/${which}/${encodedPath}?${query}`;
@@ -65,14 +66,17 @@ export function sideUri(side: GitSide, which: "base" | "task"): string {
 
 /** Reads a side back from its URI's path and query. */
 export function parseSide(uriPath: string, query: string): GitSide {
-  const params = new URLSearchParams(query);
   const task = Number(uriPath.split("/")[1]);
-  const cwd = params.get("cwd");
-  const filePath = params.get("path");
-  if (!Number.isInteger(task) || cwd === null || filePath === null) {
+  let fields: { cwd?: unknown; commit?: unknown; path?: unknown } = {};
+  try {
+    fields = JSON.parse(Buffer.from(query, "base64url").toString("utf8")) as typeof fields;
+  } catch {
+    // reported below
+  }
+  if (!Number.isInteger(task) || typeof fields.cwd !== "string" || typeof fields.path !== "string") {
     throw new Error(`not a ${DIFF_SCHEME} document: ${uriPath}?${query}`);
   }
-  return { task, cwd, commit: params.get("commit") ?? "", path: filePath };
+  return { task, cwd: fields.cwd, commit: typeof fields.commit === "string" ? fields.commit : "", path: fields.path };
 }
 
 export type GitRunner = (cwd: string, args: readonly string[]) => Promise<string>;
