@@ -1,8 +1,16 @@
 // The ids of the commands the extension registers (commands.ts); kept free of vscode so the package test
 // can check package.json contributes each of them.
+
+/** The task workspace's and the services' commands (workspaceCommands.ts). */
+export const WORKSPACE_COMMAND_IDS = [
+  "roundhouse.openChange", "roundhouse.mergeTask", "roundhouse.syncTask", "roundhouse.createPullRequest", "roundhouse.reviewTask",
+  "roundhouse.startService", "roundhouse.stopService", "roundhouse.restartService", "roundhouse.showServiceLogs",
+] as const;
+
 export const COMMAND_IDS = [
   "roundhouse.openBoard", "roundhouse.refresh", "roundhouse.newTask", "roundhouse.startTurn", "roundhouse.sendMessage",
   "roundhouse.stopTurn", "roundhouse.openTranscript", "roundhouse.moveTask", "roundhouse.editTask",
   "roundhouse.acceptSuggestion", "roundhouse.approve", "roundhouse.deny", "roundhouse.answerDecision",
   "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer",
+  ...WORKSPACE_COMMAND_IDS,
 ] as const;

@@ -10,13 +10,15 @@ import { Roundhouse } from "./roundhouse";
 import { COMMAND_IDS } from "./commands-ids";
 
 
-type Arg = BoardNode | Decision | undefined;
+/** The board's own nodes (the workspace's have their commands in workspaceCommands.ts). */
+type BoardItem = Extract<BoardNode, { kind: "project" | "status" | "task" }>;
+type Arg = BoardItem | Decision | undefined;
 
 function isDecision(arg: unknown): arg is Decision {
   return typeof arg === "object" && arg !== null && "options" in arg && "kind" in arg && typeof (arg as Decision).id === "number";
 }
 
-function isNode(arg: unknown): arg is BoardNode {
+function isNode(arg: unknown): arg is BoardItem {
   return typeof arg === "object" && arg !== null && "kind" in arg && ["project", "status", "task"].includes((arg as BoardNode).kind) && !isDecision(arg);
 }
 

@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
 import { registerCommands } from "./commands";
 import { Roundhouse } from "./roundhouse";
+import { DIFF_SCHEME, DiffContentProvider } from "./views/diffContent";
+import { registerWorkspaceCommands } from "./workspaceCommands";
 
 let roundhouse: Roundhouse | undefined;
 
@@ -11,8 +13,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     rh,
     vscode.window.registerTreeDataProvider("roundhouse.board", rh.boardTree),
     vscode.window.registerTreeDataProvider("roundhouse.needsYou", rh.needsYouTree),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, new DiffContentProvider()),
   );
   registerCommands(context, rh);
+  registerWorkspaceCommands(context, rh);
   await rh.start();
 }
 

@@ -15,13 +15,18 @@ import { NeedsYouTreeProvider } from "./views/needsYouTree";
 import { DecisionPrompts } from "./views/prompts";
 import { RoundhouseStatusBar } from "./views/statusBar";
 import { TranscriptPanel } from "./views/transcriptPanel";
+import { WorkspaceModel } from "./model/workspace";
+import { ServiceLogChannels } from "./views/serviceLogChannels";
+import { WorkspaceFace } from "./workspaceCommands";
 
-const BOARD_EVENTS = ["task.", "project.", "turn.started", "turn.ended"];
+const BOARD_EVENTS = ["task.", "project.", "turn.started", "turn.ended", "workspace.", "review.", "pr.", "service."];
 const ACTIVE_COLUMNS: readonly TaskStatus[] = ["in_progress", "review"];
 
-export class Roundhouse implements vscode.Disposable {
+export class Roundhouse implements vscode.Disposable, WorkspaceFace {
   readonly decisions = new DecisionBook();
-  readonly board = new BoardModel(this.decisions);
+  readonly workspace = new WorkspaceModel(() => this.api);
+  readonly board = new BoardModel(this.decisions, this.workspace);
+  readonly logs = new ServiceLogChannels(() => this.api);
   readonly boardTree = new BoardTreeProvider(this.board);
   readonly needsYouTree = new NeedsYouTreeProvider(this.decisions);
   readonly statusBar = new RoundhouseStatusBar();
@@ -102,6 +107,7 @@ export class Roundhouse implements vscode.Disposable {
     try {
       const api = this.api;
       await api.subscribe(this.lastSeq, BOARD_EVENTS);
+      await this.workspace.detect().catch((error) => this.output.appendLine(`could not list the hub's operations: ${describeError(error)}`));
       const list = await api.decisions();
       this.decisions.reset(list.decisions);
       await this.refresh();
@@ -123,6 +129,7 @@ export class Roundhouse implements vscode.Disposable {
       const turns = await api.turns(task.id, 1);
       this.board.setTurnStatus(task.id, turns.turns[0]?.status ?? "none");
     }));
+    await this.workspace.loadServices(this.board.projects);
     this.changed();
   }
 
@@ -131,6 +138,15 @@ export class Roundhouse implements vscode.Disposable {
     const project = this.board.apply(event);
     if (project !== undefined || event.type.startsWith("project.")) {
       this.scheduleRefresh();
+    }
+    const services = this.workspace.apply(event);
+    if (services !== undefined) {
+      void this.workspace.loadProjectServices(services).then(async (list) => {
+        if (list) {
+          await this.logs.servicesChanged(list);
+        }
+        this.changed();
+      });
     }
     this.changed();
   }
@@ -153,7 +169,7 @@ export class Roundhouse implements vscode.Disposable {
     }
   }
 
-  private changed(): void {
+  changed(): void {
     this.boardTree.refresh();
     this.needsYouTree.refresh();
     this.statusBar.update(this.board.running.size, this.decisions.size);
@@ -197,6 +213,7 @@ export class Roundhouse implements vscode.Disposable {
 
   dispose(): void {
     this.panels.forEach((panel) => panel.dispose());
+    this.logs.dispose();
     this.statusBar.dispose();
     this.output.dispose();
     this.apiInstance?.dispose();

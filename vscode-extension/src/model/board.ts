@@ -3,6 +3,7 @@
 
 import { Board, HubEvent, Project, Task, TaskStatus, TASK_STATUSES } from "../protocol/types";
 import { DecisionBook } from "./decisions";
+import { WorkspaceModel, WorkspaceNode } from "./workspace";
 
 const STATUS_LABELS: Readonly<Record<TaskStatus, string>> = {
   backlog: "Backlog",
@@ -20,7 +21,15 @@ export function statusLabel(status: TaskStatus): string {
 export type BoardNode =
   | { readonly kind: "project"; readonly project: Project }
   | { readonly kind: "status"; readonly project: Project; readonly status: TaskStatus; readonly tasks: readonly Task[] }
-  | { readonly kind: "task"; readonly task: Task };
+  | { readonly kind: "task"; readonly task: Task }
+  | WorkspaceNode;
+
+const BOARD_KINDS = new Set(["project", "status", "task"]);
+
+/** A node of the task workspace or services (loaded on demand by WorkspaceModel). */
+export function isWorkspaceNode(node: BoardNode): node is WorkspaceNode {
+  return !BOARD_KINDS.has(node.kind);
+}
 
 /** What a tree item shows for a node. */
 export interface NodeView {
@@ -48,7 +57,7 @@ export class BoardModel {
   private readonly boards = new Map<number, Board>();
   private readonly runningTasks = new Set<number>();
 
-  constructor(private readonly decisions: DecisionBook) {}
+  constructor(private readonly decisions: DecisionBook, readonly workspace?: WorkspaceModel) {}
 
   get projects(): readonly Project[] {
     return this.projectList;
@@ -123,18 +132,28 @@ export class BoardModel {
       if (!board) {
         return [];
       }
-      return TASK_STATUSES
+      const services: BoardNode[] = this.workspace?.projectChildren(node.project) ?? [];
+      return [...services, ...TASK_STATUSES
         .map((status) => ({ status, tasks: board.columns.find((c) => c.status === status)?.tasks ?? [] }))
         .filter((column) => column.tasks.length > 0)
-        .map((column) => ({ kind: "status", project: node.project, status: column.status, tasks: column.tasks }));
+        .map((column): BoardNode => ({ kind: "status", project: node.project, status: column.status, tasks: column.tasks }))];
     }
     if (node.kind === "status") {
       return node.tasks.map((task) => ({ kind: "task", task }));
+    }
+    if (node.kind === "task") {
+      return this.workspace?.taskChildren(node.task) ?? [];
     }
     return [];
   }
 
   view(node: BoardNode): NodeView {
+    if (isWorkspaceNode(node)) {
+      if (!this.workspace) {
+        throw new Error(`a ${node.kind} node needs the workspace model`);
+      }
+      return this.workspace.view(node);
+    }
     switch (node.kind) {
       case "project": {
         const tasks = this.boards.get(node.project.id)?.columns.flatMap((c) => c.tasks) ?? [];
@@ -158,7 +177,7 @@ export class BoardModel {
           tooltip: [node.task.title, node.task.description ?? "", `status: ${statusLabel(node.task.status)}`].filter((s) => s.length > 0).join("\n"),
           contextValue: `task.${badges.running ? "running" : "idle"}${badges.suggested ? ".suggested" : ""}`,
           icon: badges.needsYou > 0 ? "bell-dot" : badges.running ? "sync~spin" : badges.suggested ? "lightbulb" : "circle-outline",
-          expandable: false, expanded: false,
+          expandable: this.workspace?.modules.workspace === true, expanded: false,
         };
       }
     }

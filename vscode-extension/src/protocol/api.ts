@@ -5,8 +5,9 @@ import { CancellationSignal, Disposable, RpcConnection } from "./connection";
 import { Emitter } from "./emitter";
 import { Notifications, Requests } from "./methods";
 import {
-  Board, ConnectionState, Decision, DecisionClosed, DecisionList, HubEvent, ProjectList, Task, TaskConnectionState,
-  TaskStatus, TranscriptPage, TurnList, WatchResult,
+  Board, ConnectionState, Decision, DecisionClosed, DecisionList, HubEvent, MergeView, OperationInfo, ProjectList, PullRequestRecord,
+  Review, ReviewComment, ReviewList, ServiceList, ServiceLogs, ServiceState, Task, TaskConnectionState, TaskDiff, TaskStatus,
+  TaskWorkspace, TranscriptPage, TurnList, Verdict, WatchResult,
 } from "./types";
 
 export interface NewTask {
@@ -128,6 +129,72 @@ export class RoundhouseApi implements Disposable {
 
   turns(task: number, limit = 1): Promise<TurnList> {
     return this.call<TurnList>("turn_list", { task, limit });
+  }
+
+  /** The names of the operations the hub offers (roundhouse/operations): which modules it runs. */
+  async operationNames(): Promise<Set<string>> {
+    const answer = await this.connection.sendRequest<{ operations?: readonly OperationInfo[] } | readonly OperationInfo[]>(Requests.operations, {});
+    const list = Array.isArray(answer) ? answer : (answer as { operations?: readonly OperationInfo[] }).operations ?? [];
+    return new Set(list.map((op) => op.name));
+  }
+
+  // Workspace (docs/workspace.md)
+
+  taskWorkspace(task: number, ensure = false): Promise<TaskWorkspace> {
+    return this.call<TaskWorkspace>("task_workspace", ensure ? { task, ensure } : { task });
+  }
+
+  taskDiff(task: number, options: { hunks?: boolean; path?: string } = {}): Promise<TaskDiff> {
+    return this.call<TaskDiff>("task_diff", { task, ...options });
+  }
+
+  mergeTask(task: number, askAgent = false): Promise<MergeView> {
+    return this.call<MergeView>("task_merge", askAgent ? { task, ask_agent: true } : { task });
+  }
+
+  syncTask(task: number): Promise<MergeView> {
+    return this.call<MergeView>("task_sync", { task });
+  }
+
+  createPullRequest(task: number, draft: { title?: string; body?: string; base?: string } = {}): Promise<PullRequestRecord> {
+    return this.call<PullRequestRecord>("create_pr", { task, ...draft });
+  }
+
+  submitReview(task: number, verdict: Verdict, summary?: string, comments?: readonly ReviewComment[]): Promise<Review> {
+    const input: Record<string, unknown> = { task, verdict };
+    if (summary !== undefined && summary !== "") {
+      input.summary = summary;
+    }
+    if (comments !== undefined && comments.length > 0) {
+      input.comments = comments;
+    }
+    return this.call<Review>("submit_review", input);
+  }
+
+  reviews(task: number): Promise<ReviewList> {
+    return this.call<ReviewList>("get_review", { task });
+  }
+
+  // Services (docs/services.md)
+
+  services(project: string | number): Promise<ServiceList> {
+    return this.call<ServiceList>("service_list", { project: String(project) });
+  }
+
+  serviceAction(action: "start" | "stop" | "restart", project: string | number, service: string): Promise<ServiceState> {
+    return this.call<ServiceState>(`service_${action}`, { project: String(project), service });
+  }
+
+  /** Lines from `from` (the previous read's next_offset); absent: the last `limit` lines. */
+  serviceLogs(project: string | number, service: string, from?: number, limit?: number): Promise<ServiceLogs> {
+    const input: Record<string, unknown> = { project: String(project), service };
+    if (from !== undefined) {
+      input.from = from;
+    }
+    if (limit !== undefined) {
+      input.limit = limit;
+    }
+    return this.call<ServiceLogs>("service_logs", input);
   }
 
   onEvent(handler: (event: HubEvent) => void): Disposable {

@@ -123,3 +123,178 @@ export interface InitializeRoundhouse {
   readonly requests: readonly string[];
   readonly notifications: readonly string[];
 }
+
+// ---- Workspace (docs/workspace.md): task_workspace, task_diff, task_merge, task_sync, create_pr, reviews.
+// Engine enums come as their Java names (ADDED, FAST_FORWARD, OPEN).
+
+export type ChangeKind = "ADDED" | "MODIFIED" | "DELETED" | "RENAMED";
+
+export interface DiffHunk {
+  readonly old_start: number;
+  readonly old_lines: number;
+  readonly new_start: number;
+  readonly new_lines: number;
+  readonly text: string;
+}
+
+export interface FileChange {
+  readonly path: string;
+  readonly old_path?: string;
+  readonly kind: ChangeKind;
+  readonly binary?: boolean;
+  readonly added?: number;
+  readonly removed?: number;
+  readonly uncommitted?: boolean;
+  readonly hunks?: readonly DiffHunk[];
+}
+
+export interface TaskDiffBody {
+  readonly merge_base?: string;
+  readonly head?: string;
+  readonly base_branch?: string;
+  readonly base_tip?: string;
+  readonly files: readonly FileChange[];
+  readonly added?: number;
+  readonly removed?: number;
+}
+
+export interface TaskDiff {
+  readonly task: number;
+  readonly branch?: string;
+  readonly diff: TaskDiffBody;
+}
+
+export interface TaskWorktree {
+  readonly project?: string;
+  readonly task_id?: number;
+  readonly repository?: string;
+  readonly branch: string;
+  readonly path: string;
+  readonly base_branch: string;
+  readonly base_commit?: string;
+}
+
+export interface WorktreeStatus {
+  readonly exists: boolean;
+  readonly branch?: string;
+  readonly head?: string;
+  readonly clean?: boolean;
+  readonly ahead?: number;
+  readonly behind?: number;
+}
+
+export interface TaskWorkspace {
+  readonly task: number;
+  readonly worktree?: TaskWorktree;
+  readonly working_directory?: string;
+  readonly status?: WorktreeStatus;
+  readonly landed?: string;
+  readonly note?: string;
+  readonly notes?: readonly string[];
+}
+
+export type MergeOutcome = "FAST_FORWARD" | "MERGE_COMMIT" | "UP_TO_DATE" | "CONFLICT" | "REFUSED";
+
+export interface MergeResult {
+  readonly outcome: MergeOutcome;
+  readonly target?: string;
+  readonly before?: string;
+  readonly after?: string;
+  readonly conflicts?: readonly string[];
+  readonly message?: string;
+}
+
+export interface MergeView {
+  readonly task: number;
+  readonly branch?: string;
+  readonly result: MergeResult;
+  readonly asked_agent?: boolean;
+  readonly delivery?: string;
+}
+
+export interface PullRequest {
+  readonly number: number;
+  readonly url?: string;
+  readonly title?: string;
+  readonly base?: string;
+  readonly head?: string;
+  readonly state?: "OPEN" | "MERGED" | "CLOSED";
+}
+
+export interface PullRequestRecord {
+  readonly task: number;
+  readonly forge?: string;
+  readonly pull_request: PullRequest;
+}
+
+export type Verdict = "approve" | "request_changes";
+
+export interface ReviewComment {
+  readonly path: string;
+  readonly line: number;
+  readonly body: string;
+}
+
+export interface Review {
+  readonly task: number;
+  readonly reviewer: string;
+  readonly verdict: Verdict;
+  readonly summary?: string;
+  readonly comments?: readonly ReviewComment[];
+  readonly head?: string;
+  readonly submitted_at?: string;
+}
+
+export interface ReviewList {
+  readonly task: number;
+  readonly reviews: readonly Review[];
+  readonly state: "approved" | "changes_requested" | "none";
+}
+
+// ---- Services (docs/services.md): service_list, service_start/stop/restart, service_logs.
+
+export type ServiceStatus = "stopped" | "starting" | "ready" | "stopping" | "backoff" | "exited" | "failed";
+
+export interface ServiceState {
+  readonly name: string;
+  readonly kind?: string;
+  readonly status: ServiceStatus;
+  readonly pid?: number;
+  readonly exit_code?: number;
+  readonly restarts?: number;
+  readonly port?: number;
+  readonly message?: string;
+  readonly since?: string;
+  readonly log_offset?: number;
+  readonly version?: number;
+}
+
+export interface ServiceView {
+  readonly definition: { readonly name: string; readonly command?: string; readonly argv?: readonly string[]; readonly kind?: string; readonly task?: number };
+  readonly state: ServiceState;
+}
+
+export interface ServiceList {
+  readonly project: string;
+  readonly project_id: number;
+  readonly port?: number;
+  readonly services: readonly ServiceView[];
+}
+
+export interface LogLine {
+  readonly offset: number;
+  readonly stream: "stdout" | "stderr" | "marker";
+  readonly text: string;
+  readonly at?: string;
+}
+
+export interface ServiceLogs {
+  readonly service: string;
+  readonly lines: readonly LogLine[];
+  readonly missed?: number;
+  readonly next_offset: number;
+}
+
+export interface OperationInfo {
+  readonly name: string;
+}

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { BoardModel, BoardNode } from "../model/board";
+import { BoardModel, BoardNode, isWorkspaceNode } from "../model/board";
 
 /** The board view: projects, then tasks grouped by status. Clicking a task opens its transcript. */
 export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
@@ -12,7 +12,11 @@ export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
     this.changed.fire(undefined);
   }
 
-  getChildren(node?: BoardNode): BoardNode[] {
+  /** Board nodes come from what was read; a task's changes and reviews are read when first expanded. */
+  async getChildren(node?: BoardNode): Promise<BoardNode[]> {
+    if (node && isWorkspaceNode(node) && this.model.workspace) {
+      return this.model.workspace.children(node);
+    }
     return [...this.model.children(node)];
   }
 
@@ -29,6 +33,10 @@ export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
     item.iconPath = new vscode.ThemeIcon(view.icon);
     if (node.kind === "task") {
       item.command = { command: "roundhouse.openTranscript", title: "Open Transcript", arguments: [node] };
+    } else if (node.kind === "file" || node.kind === "comment") {
+      item.command = { command: "roundhouse.openChange", title: "Open Change", arguments: [node] };
+    } else if (node.kind === "service") {
+      item.command = { command: "roundhouse.showServiceLogs", title: "Show Logs", arguments: [node] };
     }
     return item;
   }

@@ -35,7 +35,45 @@ export class TreeItem {
   constructor(readonly label: string, readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None) {}
 }
 
-export interface Shown { readonly kind: string; readonly message: string; readonly items: readonly string[] }
+export interface Shown { readonly kind: string; readonly message: string; readonly items: readonly string[]; readonly modal?: boolean }
+
+export class Uri {
+  private constructor(readonly scheme: string, readonly path: string, readonly query: string) {}
+  static parse(text: string): Uri {
+    const match = /^([a-z][a-z0-9+.-]*):([^?#]*)(?:\?([^#]*))?/i.exec(text);
+    if (!match) {
+      throw new Error(`not a URI: ${text}`);
+    }
+    return new Uri(match[1], decodeURIComponent(match[2].replace(/^\/\/[^/]*/, "")), match[3] ?? "");
+  }
+  static file(fsPath: string): Uri {
+    return new Uri("file", fsPath, "");
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}:${this.path}${this.query ? `?${this.query}` : ""}`;
+  }
+}
+
+export class Range {
+  constructor(readonly startLine: number, readonly startCharacter: number, readonly endLine: number, readonly endCharacter: number) {}
+}
+
+/** An output channel that keeps its lines. */
+export class OutputChannelStub {
+  lines: string[] = [];
+  shown = 0;
+  disposed = false;
+  constructor(readonly name: string) {}
+  appendLine(line: string): void { this.lines.push(line); }
+  append(text: string): void { this.lines.push(text); }
+  show(): void { this.shown++; }
+  hide(): void {}
+  clear(): void { this.lines = []; }
+  dispose(): void { this.disposed = true; }
+}
 
 /** What the code under test showed, and how the "user" answers: set `answers` before acting. */
 export const recorder = {
@@ -43,10 +81,18 @@ export const recorder = {
   documents: [] as { content: string; language: string }[],
   /** Answers for message prompts, quick picks and input boxes, in order; undefined dismisses. */
   answers: [] as (string | undefined)[],
+  /** Commands executed that no one registered (vscode.diff, vscode.open, …), with their arguments. */
+  executed: [] as { command: string; args: unknown[] }[],
+  channels: [] as OutputChannelStub[],
+  opened: [] as Uri[],
+  providers: new Map<string, unknown>(),
   reset(): void {
     this.shown = [];
     this.documents = [];
     this.answers = [];
+    this.executed = [];
+    this.channels = [];
+    this.opened = [];
   },
 };
 
@@ -55,8 +101,10 @@ function nextAnswer(): string | undefined {
 }
 
 function message(kind: string) {
-  return (text: string, ...items: string[]): Promise<string | undefined> => {
-    recorder.shown.push({ kind, message: text, items });
+  return (text: string, ...rest: unknown[]): Promise<string | undefined> => {
+    const items = rest.filter((item): item is string => typeof item === "string");
+    const modal = rest.some((item) => typeof item === "object" && item !== null && (item as { modal?: boolean }).modal === true);
+    recorder.shown.push(modal ? { kind, message: text, items, modal } : { kind, message: text, items });
     return Promise.resolve(nextAnswer());
   };
 }
@@ -91,13 +139,49 @@ export const window = {
   createStatusBarItem(): StatusBarItemStub {
     return new StatusBarItemStub();
   },
+  createOutputChannel(name: string): OutputChannelStub {
+    const channel = new OutputChannelStub(name);
+    recorder.channels.push(channel);
+    return channel;
+  },
   setStatusBarMessage(text: string): Disposable {
     recorder.shown.push({ kind: "statusBarMessage", message: text, items: [] });
     return { dispose: () => undefined };
   },
 };
 
+const registered = new Map<string, (...args: unknown[]) => unknown>();
+
+export const commands = {
+  registerCommand(id: string, run: (...args: unknown[]) => unknown): Disposable {
+    if (registered.has(id)) {
+      throw new Error(`command ${id} is already registered`);
+    }
+    registered.set(id, run);
+    return { dispose: () => registered.delete(id) };
+  },
+  executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    const run = registered.get(id);
+    if (run) {
+      return Promise.resolve(run(...args));
+    }
+    recorder.executed.push({ command: id, args });
+    return Promise.resolve(undefined);
+  },
+};
+
+export const env = {
+  openExternal(uri: Uri): Promise<boolean> {
+    recorder.opened.push(uri);
+    return Promise.resolve(true);
+  },
+};
+
 export const workspace = {
+  registerTextDocumentContentProvider(scheme: string, provider: unknown): Disposable {
+    recorder.providers.set(scheme, provider);
+    return { dispose: () => recorder.providers.delete(scheme) };
+  },
   openTextDocument(options: { content: string; language: string }): Promise<{ content: string; language: string }> {
     recorder.documents.push(options);
     return Promise.resolve(options);

@@ -30,7 +30,7 @@ const proposal: Decision = {
 
 beforeEach(() => recorder.reset());
 
-test("the board tree shows projects, non-empty status groups in board order, and tasks with badges and actions", () => {
+test("the board tree shows projects, non-empty status groups in board order, and tasks with badges and actions", async () => {
   const decisions = new DecisionBook();
   const model = new BoardModel(decisions);
   model.setProjects([web, { id: 2, name: "api" }], ["web"]);
@@ -41,28 +41,28 @@ test("the board tree shows projects, non-empty status groups in board order, and
   let refreshed = 0;
   tree.onDidChangeTreeData(() => refreshed++);
 
-  const projects = tree.getChildren();
+  const projects = await tree.getChildren();
   assert.deepEqual(projects.map((p) => tree.getTreeItem(p).label), ["web"], "only the configured projects");
   const project = tree.getTreeItem(projects[0]) as unknown as TreeItem;
   assert.equal(project.description, "1 running · 1 needs you");
-  const groups = tree.getChildren(projects[0]);
+  const groups = await tree.getChildren(projects[0]);
   assert.deepEqual(groups.map((g) => tree.getTreeItem(g).label), ["To do", "In progress", "Done"]);
   const [todo, inProgress] = groups;
-  const running = tree.getTreeItem(tree.getChildren(inProgress)[0]) as unknown as TreeItem;
+  const running = tree.getTreeItem((await tree.getChildren(inProgress))[0]) as unknown as TreeItem;
   assert.equal(running.label, "#7 Deploy");
   assert.equal(running.description, "running · needs you");
   assert.equal(running.contextValue, "task.running", "inline actions: stop, not start");
   assert.equal((running.iconPath as ThemeIcon).id, "bell-dot");
   assert.equal(running.command?.command, "roundhouse.openTranscript");
   assert.equal(running.collapsibleState, TreeItemCollapsibleState.None);
-  const suggested = tree.getTreeItem(tree.getChildren(todo)[0]) as unknown as TreeItem;
+  const suggested = tree.getTreeItem((await tree.getChildren(todo))[0]) as unknown as TreeItem;
   assert.equal(suggested.contextValue, "task.idle.suggested");
   assert.equal(suggested.description, "suggested");
 
   model.apply({ seq: 6, type: "turn.ended", at: "", actor: "agent:7", task_id: 7, data: { turn: 1, status: "completed" } });
   tree.refresh();
   assert.equal(refreshed, 1);
-  const stopped = tree.getTreeItem(tree.getChildren(inProgress)[0] as BoardNode) as unknown as TreeItem;
+  const stopped = tree.getTreeItem((await tree.getChildren(inProgress))[0] as BoardNode) as unknown as TreeItem;
   assert.equal(stopped.contextValue, "task.idle");
   assert.equal(model.apply({ seq: 7, type: "task.updated", at: "", actor: "user", task_id: 7, project_id: 1, data: {} }), 1, "a task change asks for project 1's board again");
 });

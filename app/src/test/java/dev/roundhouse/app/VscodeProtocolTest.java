@@ -25,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * streamed into the transcript model (text deltas replaced by the message, a permission answered from
  * {@code roundhouse/decision}, the tool folded with its result, the thought, the plan replaced in place by
  * its later version, the turn's usage line), a new bridge process resuming the transcript by seq with every
- * line once, paged reads, and bad input.
+ * line once, paged reads, and bad input; and ({@code test/real/workspace.test.ts}) a git project's task
+ * Changes, the diff's base side, a review, a merge and a service's streamed log, all through
+ * {@code roundhouse/call}.
  */
 @ExtendWith(NoLeakedProcesses.class)
 class VscodeProtocolTest {
