@@ -1,5 +1,6 @@
 package dev.roundhouse.lspbridge.acp;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -26,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.roundhouse.hub.core.Locks;
 
 /**
  * JSON-RPC 2.0 over newline-delimited JSON, both ways, as ACP frames it: one message per line, UTF-8. The
@@ -71,9 +73,10 @@ final class AcpConnection {
   static final Duration DRAIN = Duration.ofSeconds(30);
 
   private final InputStream in;
+  @GuardedBy("writeLock")
   private final OutputStream out;
   private final ExecutorService executor;
-  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock writeLock = Locks.tracked("acp-output");
   private final Map<String, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
   private final AtomicLong nextId = new AtomicLong(1);
   /** The peer's requests read and not yet answered: each completes once its answer is written. */

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import dev.roundhouse.hub.core.Locks;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Offers every pending decision of the connection's sessions to the client as {@code
@@ -35,6 +37,8 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   private final Duration retryDelay;
   private final Map<Long, String> sessions = new ConcurrentHashMap<>();
   private final Set<Long> offered = ConcurrentHashMap.newKeySet();
+  /** Serialises starting the follower against closing; {@code follower} and {@code closed} stay volatile for the reads outside it. */
+  private final ReentrantLock lock = Locks.tracked("acp-decision-offers");
   private volatile EventFollower follower;
   private volatile boolean closed;
 
@@ -50,10 +54,13 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   void watch(long task, String sessionId) {
     sessions.put(task, sessionId);
     if (follower == null) {
-      synchronized (this) {
+      lock.lock();
+      try {
         if (follower == null && !closed) {
           follower = new EventFollower(() -> HubHttp.editorFace(locator), null, retryDelay, "roundhouse-acp-decisions", this);
         }
+      } finally {
+        lock.unlock();
       }
     }
     offerPending(task);
@@ -129,9 +136,12 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   @Override
   public void close() {
     EventFollower current;
-    synchronized (this) {
+    lock.lock();
+    try {
       closed = true;
       current = follower;
+    } finally {
+      lock.unlock();
     }
     if (current != null) {
       current.close();

@@ -9,6 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.lsp4j.jsonrpc.MessageConsumer;
 import org.eclipse.lsp4j.jsonrpc.messages.RequestMessage;
 import org.eclipse.lsp4j.jsonrpc.messages.ResponseMessage;
+import dev.roundhouse.hub.core.Locks;
 
 /**
  * The client's requests the bridge has read and not yet answered, seen on the wire: a request counts from
@@ -20,7 +21,7 @@ import org.eclipse.lsp4j.jsonrpc.messages.ResponseMessage;
  */
 final class OpenRequests {
   private final Set<String> open = ConcurrentHashMap.newKeySet();
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock = Locks.tracked("lsp-open-requests");
   private final Condition answered = lock.newCondition();
 
   /** Wraps the consumer of incoming messages: a request is noted before it is dispatched. */
