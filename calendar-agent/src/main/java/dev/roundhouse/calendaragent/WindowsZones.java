@@ -43,6 +43,26 @@ final class WindowsZones {
 
   private WindowsZones() {}
 
+  /**
+   * Where {@link #sameRules} looks, in order: CLDR's zones first, then the JDK's other IANA zones, alphabetically.
+   * Not ical4j's: it registers a zone id per VTIMEZONE it parses ({@code ical4j~uuid}, {@code ical4j-local-…}) with
+   * the JDK, and those are no answer (and slow to look at). Read once, at first use.
+   */
+  private static final class Candidates {
+    static final List<ZoneId> ALL = all();
+
+    private static List<ZoneId> all() {
+      List<ZoneId> candidates = new ArrayList<>(PREFERRED);
+      ZoneId.getAvailableZoneIds().stream()
+          .filter(id -> !id.startsWith("ical4j") && !id.startsWith("SystemV/"))
+          .sorted()
+          .map(ZoneId::of)
+          .filter(zone -> !PREFERRED.contains(zone))
+          .forEach(candidates::add);
+      return List.copyOf(candidates);
+    }
+  }
+
   /** The IANA zone CLDR gives for the Windows zone {@code name}; empty for any other name. */
   static Optional<ZoneId> iana(String name) {
     return Optional.ofNullable(TABLE.get(name.strip()));
@@ -68,11 +88,9 @@ final class WindowsZones {
   }
 
   private static Optional<ZoneId> find(ZoneRules rules, Instant around) {
-    List<ZoneId> candidates = new ArrayList<>(PREFERRED);
-    ZoneId.getAvailableZoneIds().stream().sorted().map(ZoneId::of).filter(zone -> !PREFERRED.contains(zone)).forEach(candidates::add);
     Instant from = around.minus(REACH);
     Instant to = around.plus(REACH);
-    for (ZoneId candidate : candidates) {
+    for (ZoneId candidate : Candidates.ALL) {
       ZoneRules theirs = candidate.getRules();
       boolean same = true;
       for (Instant at = from; same && at.isBefore(to); at = at.plus(STEP)) {
