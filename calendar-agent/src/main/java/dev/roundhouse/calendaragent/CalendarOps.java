@@ -19,7 +19,12 @@ final class CalendarOps {
       @JsonProperty(required = true) String to,
       Integer limit) {}
 
-  record Events(List<Occurrence> events, int count, boolean capped, String note) {}
+  /**
+   * Occurrences, at most the limit asked: {@code capped} when more exist, then {@code next_from} is the start of the
+   * first left out (null when a clamped sub-daily rule capped it); {@code warnings} names events (and, over all
+   * calendars, calendars) that could not be read and were left out, such as an unknown TZID without VTIMEZONE.
+   */
+  record Events(List<Occurrence> events, int count, boolean capped, String note, String nextFrom, List<String> warnings) {}
 
   record SearchInput(@JsonProperty(required = true) String text, String calendar, String from, String to, Integer limit) {}
 
@@ -27,7 +32,8 @@ final class CalendarOps {
 
   record Busy(String start, String end) {}
 
-  record FreeBusy(String from, String to, List<Busy> busy, boolean capped) {}
+  /** Busy intervals; {@code capped}, {@code next_from} and {@code warnings} as for {@link Events}. */
+  record FreeBusy(String from, String to, List<Busy> busy, boolean capped, String nextFrom, List<String> warnings) {}
 
   record EventInput(@JsonProperty(required = true) String calendar, @JsonProperty(required = true) String uid, String recurrenceId) {}
 

@@ -15,9 +15,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import net.fortuna.ical4j.model.Property;
 import net.fortuna.ical4j.model.component.VEvent;
 
@@ -27,7 +31,11 @@ import net.fortuna.ical4j.model.component.VEvent;
  */
 final class CalendarQueries {
   private static final Duration SEARCH_WINDOW = Duration.ofDays(366);
-  static final Duration MAX_RANGE = Duration.ofDays(3 * 366);
+  /** The longest range a query takes; see {@link #chunks} for how a long one is expanded. */
+  static final Duration MAX_RANGE = Duration.ofDays(100 * 366);
+  /** The first chunk of a range; each next one is twice as long, up to {@link #LONGEST_CHUNK}. */
+  static final Duration FIRST_CHUNK = Duration.ofDays(31);
+  static final Duration LONGEST_CHUNK = Duration.ofDays(366);
 
   private final CalendarStore store;
   private final java.util.function.Supplier<Clock> clock;
@@ -66,7 +74,7 @@ final class CalendarQueries {
 
   Events events(RangeInput in) {
     Range range = range(in.from(), in.to());
-    return occurrences(in.calendar(), range.from(), range.to(), limit(in.limit()));
+    return occurrences(in.calendar(), range.from(), range.to(), limit(in.limit()), null);
   }
 
   Events search(SearchInput in) {
@@ -78,12 +86,7 @@ final class CalendarQueries {
     Instant to = in.to() == null ? now.plus(SEARCH_WINDOW) : Times.parse("to", in.to()).toInstant();
     Range range = checked(from, to);
     String needle = in.text().strip().toLowerCase(Locale.ROOT);
-    Events all = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
-    List<Occurrence> hits = all.events().stream().filter(o -> matches(o, needle)).toList();
-    int limit = limit(in.limit());
-    boolean capped = all.capped() || hits.size() > limit;
-    List<Occurrence> shown = hits.size() > limit ? hits.subList(0, limit) : hits;
-    return new Events(shown, shown.size(), capped, capped ? capNote() : null);
+    return occurrences(in.calendar(), range.from(), range.to(), limit(in.limit()), o -> matches(o, needle));
   }
 
   private static boolean matches(Occurrence o, String needle) {
@@ -97,7 +100,7 @@ final class CalendarQueries {
 
   FreeBusy freeBusy(FreeBusyInput in) {
     Range range = range(in.from(), in.to());
-    Events events = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES);
+    Events events = occurrences(in.calendar(), range.from(), range.to(), Expansion.MAX_OCCURRENCES, null);
     List<Instant[]> intervals = new ArrayList<>();
     for (Occurrence o : events.events()) {
       if (!o.transparent()) {
@@ -122,7 +125,7 @@ final class CalendarQueries {
     if (start != null) {
       busy.add(new Busy(start.toString(), end.toString()));
     }
-    return new FreeBusy(range.from().toString(), range.to().toString(), busy, events.capped());
+    return new FreeBusy(range.from().toString(), range.to().toString(), busy, events.capped(), events.nextFrom(), events.warnings());
   }
 
   EventDetail event(EventInput in) {
@@ -153,27 +156,88 @@ final class CalendarQueries {
         String.join("", CalendarStore.eventBlocks(snapshot.text(), in.uid())));
   }
 
-  private Events occurrences(String calendar, Instant from, Instant to, int limit) {
+  /**
+   * The first {@code limit} occurrences overlapping [from, to) (those {@code keep} accepts, when it is not null) of
+   * one calendar or all, sorted by start. Each calendar's range is expanded in {@link #chunks}, in order, until
+   * more than {@code limit} are found, so a long range costs what its first {@code limit} occurrences cost. When
+   * more exist, {@code next_from} is the start of the first one left out. A component that cannot be read is a
+   * warning (see {@link PreparedCalendar}); over all calendars, so is a calendar that cannot be read at all.
+   */
+  private Events occurrences(String calendar, Instant from, Instant to, int limit, Predicate<Occurrence> keep) {
     List<CalendarSource> sources = calendar == null ? store.sources() : List.of(store.source(calendar));
     List<Occurrence> all = new ArrayList<>();
-    boolean capped = false;
+    Set<String> warnings = new LinkedHashSet<>();
+    boolean clamped = false;
     for (CalendarSource source : sources) {
-      Expansion.Result result = store.read(source.id()).expand(
-          source.id(), source.zone(), from, to, Math.min(limit, Expansion.MAX_OCCURRENCES), null);
-      all.addAll(result.occurrences());
-      capped |= result.capped();
+      Snapshot snapshot;
+      try {
+        snapshot = store.read(source.id());
+      } catch (RuntimeException e) {
+        if (calendar != null) {
+          throw e;
+        }
+        warnings.add("calendar '" + source.id() + "' left out: " + e.getMessage());
+        continue;
+      }
+      int found = 0;
+      List<Instant> bounds = chunks(from, to);
+      for (int i = 0; i + 1 < bounds.size() && found <= limit; i++) {
+        Instant start = bounds.get(i);
+        // a filter may keep few: expand as many as a query may, else one more than asked shows whether more exist
+        Expansion.Result chunk = snapshot.expand(source.id(), source.zone(), start, bounds.get(i + 1),
+            keep == null ? limit + 1 : Expansion.MAX_OCCURRENCES, null);
+        warnings.addAll(chunk.warnings());
+        for (Occurrence occurrence : chunk.occurrences()) {
+          // one that started in an earlier chunk was taken there
+          if ((i == 0 || !Instant.parse(occurrence.start()).isBefore(start)) && (keep == null || keep.test(occurrence))) {
+            all.add(occurrence);
+            found++;
+          }
+        }
+        if (chunk.capped()) {
+          clamped |= found <= limit; // capped short of the limit: a sub-daily rule or a chunk of more than a query takes
+          break;
+        }
+      }
     }
-    all.sort((a, b) -> a.start().compareTo(b.start()));
+    all.sort(Comparator.comparing(Occurrence::start));
+    String nextFrom = all.size() > limit ? all.get(limit).start() : null;
     if (all.size() > limit) {
       all = new ArrayList<>(all.subList(0, limit));
-      capped = true;
     }
-    return new Events(List.copyOf(all), all.size(), capped, capped ? capNote() : null);
+    boolean capped = clamped || nextFrom != null;
+    return new Events(List.copyOf(all), all.size(), capped, capped ? capNote(nextFrom) : null, nextFrom, List.copyOf(warnings));
+  }
+
+  /**
+   * The bounds of the chunks [from, to) is expanded in: 31 days, then each chunk twice as long as the one before,
+   * up to a year. A first month answers most questions from month buckets ({@link ExpansionCache}); a sparse
+   * calendar needs few chunks even over decades.
+   */
+  static List<Instant> chunks(Instant from, Instant to) {
+    List<Instant> bounds = new ArrayList<>(List.of(from));
+    Duration length = FIRST_CHUNK;
+    for (Instant start = from; start.isBefore(to); ) {
+      start = min(start.plus(length), to);
+      bounds.add(start);
+      length = min(length.multipliedBy(2), LONGEST_CHUNK);
+    }
+    return bounds;
+  }
+
+  static String capNote(String nextFrom) {
+    return nextFrom != null
+        ? "capped: more occurrences exist; the next starts at " + nextFrom + " (next_from): ask again from there, or narrow the range"
+        : capNote();
   }
 
   static String capNote() {
     return "capped: more occurrences exist than were expanded (at most " + Expansion.MAX_OCCURRENCES
         + ", and sub-daily rules over a clamped window); narrow the range";
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) < 0 ? a : b;
   }
 
   record Range(Instant from, Instant to) {}
@@ -187,7 +251,8 @@ final class CalendarQueries {
       throw new RoundhouseException.InvalidInput("to " + to + " is not after from " + from);
     }
     if (Duration.between(from, to).compareTo(MAX_RANGE) > 0) {
-      throw new RoundhouseException.InvalidInput("range " + from + " to " + to + " is longer than three years");
+      throw new RoundhouseException.InvalidInput("range " + from + " to " + to + " is longer than 100 years: ask for"
+          + " at most 100 years at a time (a capped answer's next_from says where to go on)");
     }
     return new Range(from, to);
   }

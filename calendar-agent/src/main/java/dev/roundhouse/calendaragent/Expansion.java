@@ -1,6 +1,5 @@
 package dev.roundhouse.calendaragent;
 
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -33,7 +32,19 @@ final class Expansion {
 
   private Expansion() {}
 
-  record Result(List<Occurrence> occurrences, boolean capped) {}
+  /**
+   * Occurrences found, whether some were left out ({@link #MAX_OCCURRENCES}, a clamped sub-daily rule), and
+   * warnings: events that could not be read or expanded (an unknown time zone without VTIMEZONE, ...), left out.
+   */
+  record Result(List<Occurrence> occurrences, boolean capped, List<String> warnings) {
+    Result {
+      warnings = List.copyOf(warnings);
+    }
+
+    Result(List<Occurrence> occurrences, boolean capped) {
+      this(occurrences, capped, List.of());
+    }
+  }
 
   static Result expand(String calendarId, Calendar calendar, ZoneId calendarZone, Instant from, Instant to, int limit) {
     return expand(calendarId, calendar, calendarZone, from, to, limit, null);
@@ -69,16 +80,15 @@ final class Expansion {
         .replace("\\,", ",").replace("\\;", ";").replace("\\n", " ").replace("\\\\", "\\");
   }
 
-  /** The zone a DTSTART content line names: its TZID, UTC for a Z time, else the calendar's. */
+  /**
+   * The zone a DTSTART content line names: its TZID (an IANA zone, or a Windows name mapped by {@link WindowsZones}),
+   * UTC for a Z time, else the calendar's.
+   */
   static ZoneId zoneOfLine(String line, ZoneId calendarZone) {
     String head = line.substring(0, line.indexOf(':'));
     for (String part : head.split(";")) {
       if (part.toUpperCase(java.util.Locale.ROOT).startsWith("TZID=")) {
-        try {
-          return ZoneId.of(part.substring(5).replace("\"", ""));
-        } catch (DateTimeException e) {
-          return calendarZone;
-        }
+        return WindowsZones.zone(part.substring(5).replace("\"", "")).orElse(calendarZone);
       }
     }
     return IcsEdit.value(line).strip().endsWith("Z") ? Times.UTC : calendarZone;
@@ -88,21 +98,31 @@ final class Expansion {
     return event.getProperty(property).map(Property::getValue).orElse("");
   }
 
-  /** The IANA zone an event's DTSTART names, else the calendar's (a UTC time is in UTC). */
+  /**
+   * The IANA zone an event's DTSTART names: its TZID if that is IANA, the CLDR zone of a Windows name, for another
+   * name the file defines an IANA zone with the same rules ({@link WindowsZones}); UTC for a UTC time; else (and
+   * for a VTIMEZONE no IANA zone matches) the calendar's. Throws when the TZID is unknown and the file lacks its
+   * VTIMEZONE ({@link PreparedCalendar} reports that event as a warning).
+   */
   static ZoneId zoneOf(VEvent event, ZoneId calendarZone) {
     Optional<Property> start = event.getProperty(Property.DTSTART);
     if (start.isEmpty()) {
       return calendarZone;
     }
     Optional<TzId> tzid = start.get().getParameter(Parameter.TZID);
+    Temporal date = ((DateProperty<?>) start.get()).getDate();
     if (tzid.isPresent()) {
-      try {
-        return ZoneId.of(tzid.get().getValue());
-      } catch (DateTimeException e) {
-        return calendarZone;
+      Optional<ZoneId> named = WindowsZones.zone(tzid.get().getValue());
+      if (named.isPresent()) {
+        return named.get();
       }
+      // a name of the file's own (a VTIMEZONE ical4j read the times with): an IANA zone with the same rules
+      if (date instanceof ZonedDateTime zoned) {
+        return WindowsZones.sameRules(zoned.getZone().getRules(), zoned.toInstant()).orElse(calendarZone);
+      }
+      return calendarZone;
     }
-    return ((DateProperty<?>) start.get()).getDate() instanceof OffsetDateTime ? Times.UTC : calendarZone;
+    return date instanceof OffsetDateTime ? Times.UTC : calendarZone;
   }
 
   /** Any ical4j temporal as an instant; dates and floating times are read in {@code zone}. */

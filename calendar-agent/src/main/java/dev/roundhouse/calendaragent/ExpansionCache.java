@@ -183,7 +183,7 @@ final class ExpansionCache {
       }
       if (!earlier) {
         boolean capped = end - first > limit;
-        return new Expansion.Result(only.result().occurrences().subList(first, capped ? first + limit : end), capped);
+        return new Expansion.Result(only.result().occurrences().subList(first, capped ? first + limit : end), capped, only.result().warnings());
       }
     }
     List<Occurrence> out = new ArrayList<>();
@@ -201,7 +201,10 @@ final class ExpansionCache {
       }
     }
     boolean capped = out.size() > limit;
-    return new Expansion.Result(capped ? List.copyOf(out.subList(0, limit)) : List.copyOf(out), capped);
+    // every bucket of a version carries the same warnings (the events it could not read), and an expansion's own
+    java.util.Set<String> warnings = new java.util.LinkedHashSet<>();
+    buckets.forEach(bucket -> warnings.addAll(bucket.result().warnings()));
+    return new Expansion.Result(capped ? List.copyOf(out.subList(0, limit)) : List.copyOf(out), capped, List.copyOf(warnings));
   }
 
   /** The index of the first of the sorted {@code starts} at or after {@code key}. */

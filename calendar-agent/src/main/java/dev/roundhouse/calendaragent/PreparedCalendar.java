@@ -16,9 +16,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import net.fortuna.ical4j.model.Calendar;
+import net.fortuna.ical4j.model.Parameter;
 import net.fortuna.ical4j.model.Period;
 import net.fortuna.ical4j.model.Property;
 import net.fortuna.ical4j.model.component.VEvent;
+import net.fortuna.ical4j.model.parameter.TzId;
 import net.fortuna.ical4j.model.property.DateProperty;
 import net.fortuna.ical4j.model.property.RRule;
 
@@ -33,7 +35,7 @@ import net.fortuna.ical4j.model.property.RRule;
  */
 final class PreparedCalendar {
   /** A VEVENT and what all its occurrences share. */
-  private record Piece(VEvent event, String uid, Instant recurrenceId, boolean recurring, Duration step, Set<Instant> replaced,
+  private record Piece(VEvent event, String uid, Instant recurrenceId, boolean recurring, Duration step, Set<Instant> replaced, Set<Instant> excluded,
       ZoneId zone, String title, String category, String subCategory, String status, boolean transparent, String location, String description) {}
 
   private final String calendarId;
@@ -44,11 +46,12 @@ final class PreparedCalendar {
   private final Instant[] singleEnds;
   private final Duration longestSingle;
   private final boolean subDaily;
+  private final List<String> warnings;
 
   /** A single event's one occurrence with its instants. */
   private record Single(Instant start, Instant end, Occurrence occurrence) {}
 
-  private PreparedCalendar(String calendarId, ZoneId zone, List<Piece> series, List<Single> sorted, boolean subDaily) {
+  private PreparedCalendar(String calendarId, ZoneId zone, List<Piece> series, List<Single> sorted, boolean subDaily, List<String> warnings) {
     this.calendarId = calendarId;
     this.zone = zone;
     this.series = List.copyOf(series);
@@ -62,6 +65,7 @@ final class PreparedCalendar {
     }
     this.longestSingle = longest;
     this.subDaily = subDaily;
+    this.warnings = List.copyOf(warnings);
   }
 
   static PreparedCalendar of(String calendarId, Calendar calendar, ZoneId zone) {
@@ -70,39 +74,100 @@ final class PreparedCalendar {
     for (VEvent event : events) {
       Optional<Property> rid = event.getProperty(Property.RECURRENCE_ID);
       if (rid.isPresent()) {
-        overridden.computeIfAbsent(uid(event), k -> new HashSet<>()).add(Expansion.instantOf(((DateProperty<?>) rid.get()).getDate(), zone));
+        try {
+          overridden.computeIfAbsent(uid(event), k -> new HashSet<>()).add(Expansion.instantOf(((DateProperty<?>) rid.get()).getDate(), zone));
+        } catch (RuntimeException e) {
+          // an unreadable RECURRENCE-ID: the override is reported below (if not cancelled) and replaces nothing
+        }
       }
     }
     List<Piece> series = new ArrayList<>();
     List<Single> singles = new ArrayList<>();
+    List<String> warnings = new ArrayList<>();
     boolean subDaily = false;
     for (VEvent event : events) {
       if (Expansion.isCancelled(event)) {
         continue; // a cancelled override drops its occurrence; a cancelled series has none
       }
-      String uid = uid(event);
-      Instant recurrenceId = event.getProperty(Property.RECURRENCE_ID)
-          .map(p -> Expansion.instantOf(((DateProperty<?>) p).getDate(), zone)).orElse(null);
-      boolean recurring = event.getProperty(Property.RRULE).isPresent() || event.getProperty(Property.RDATE).isPresent();
-      Optional<RRule<?>> rule = event.getProperty(Property.RRULE);
-      Duration step = rule.map(r -> Expansion.stepOf(r.getRecur())).orElse(null);
-      subDaily |= step != null;
-      String title = Expansion.text(event, Property.SUMMARY);
-      Optional<Titles.Title> parsed = Titles.parse(title);
-      Piece piece = new Piece(event, uid, recurrenceId, recurring, step,
-          recurring && recurrenceId == null ? Set.copyOf(overridden.getOrDefault(uid, Set.of())) : Set.of(),
-          Expansion.zoneOf(event, zone), title, parsed.map(Titles.Title::category).orElse(null), parsed.map(Titles.Title::subCategory).orElse(null),
-          event.getProperty(Property.STATUS).map(Property::getValue).orElse(null),
-          event.getProperty(Property.TRANSP).map(p -> "TRANSPARENT".equalsIgnoreCase(p.getValue())).orElse(false),
-          emptyToNull(Expansion.text(event, Property.LOCATION)), emptyToNull(Expansion.text(event, Property.DESCRIPTION)));
-      if (recurring) {
-        series.add(piece);
-      } else {
-        single(piece, zone, calendarId).ifPresent(singles::add);
+      try {
+        Piece piece = piece(event, zone, overridden);
+        if (piece.recurring()) {
+          series.add(piece);
+          subDaily |= piece.step() != null;
+        } else {
+          single(piece, zone, calendarId).ifPresent(singles::add);
+        }
+      } catch (RuntimeException e) {
+        warnings.add(warning(calendarId, event, e)); // one bad event never sinks the others
       }
     }
     singles.sort(Comparator.comparing(Single::start).thenComparing(single -> single.occurrence().uid()));
-    return new PreparedCalendar(calendarId, zone, series, singles, subDaily);
+    return new PreparedCalendar(calendarId, zone, series, singles, subDaily, warnings);
+  }
+
+  /** What all occurrences of {@code event} share; throws when a time in it cannot be read. */
+  private static Piece piece(VEvent event, ZoneId zone, Map<String, Set<Instant>> overridden) {
+    String uid = uid(event);
+    Instant recurrenceId = event.getProperty(Property.RECURRENCE_ID)
+        .map(p -> Expansion.instantOf(((DateProperty<?>) p).getDate(), zone)).orElse(null);
+    boolean recurring = event.getProperty(Property.RRULE).isPresent() || event.getProperty(Property.RDATE).isPresent();
+    Optional<RRule<?>> rule = event.getProperty(Property.RRULE);
+    Duration step = rule.map(r -> Expansion.stepOf(r.getRecur())).orElse(null);
+    String title = Expansion.text(event, Property.SUMMARY);
+    Optional<Titles.Title> parsed = Titles.parse(title);
+    if (!recurring) {
+      // a single event's end is read here, so an unreadable one is reported, not met later (its start by zoneOf)
+      event.getProperty(Property.DTEND).ifPresent(p -> ((DateProperty<?>) p).getDate());
+    }
+    return new Piece(event, uid, recurrenceId, recurring, step,
+        recurring && recurrenceId == null ? Set.copyOf(overridden.getOrDefault(uid, Set.of())) : Set.of(),
+        recurring ? excluded(event, zone) : Set.of(),
+        Expansion.zoneOf(event, zone), title, parsed.map(Titles.Title::category).orElse(null), parsed.map(Titles.Title::subCategory).orElse(null),
+        event.getProperty(Property.STATUS).map(Property::getValue).orElse(null),
+        event.getProperty(Property.TRANSP).map(p -> "TRANSPARENT".equalsIgnoreCase(p.getValue())).orElse(false),
+        emptyToNull(Expansion.text(event, Property.LOCATION)), emptyToNull(Expansion.text(event, Property.DESCRIPTION)));
+  }
+
+  /**
+   * The instants a series' EXDATEs exclude, whatever their form: ical4j drops an occurrence only for an EXDATE of
+   * the same kind as DTSTART, so {@code EXDATE:20260309T080000Z} (UTC, as many clients write) would not remove the
+   * 09:00 Berlin occurrence of a {@code DTSTART;TZID=Europe/Berlin} series. Floating and date values are read in
+   * the series' zone (the calendar's for floating and all-day series).
+   */
+  private static Set<Instant> excluded(VEvent event, ZoneId calendarZone) {
+    Set<Instant> out = new HashSet<>();
+    ZoneId seriesZone = Expansion.zoneOf(event, calendarZone);
+    Temporal first = event.getProperty(Property.DTSTART).map(p -> (Temporal) ((DateProperty<?>) p).getDate()).orElse(null);
+    boolean floatingSeries = !(first instanceof ZonedDateTime || first instanceof java.time.OffsetDateTime);
+    for (Property property : event.getProperties(Property.EXDATE)) {
+      for (Object date : ((net.fortuna.ical4j.model.property.DateListProperty<?>) property).getDates()) {
+        out.add(Expansion.instantOf((Temporal) date, floatingSeries ? calendarZone : seriesZone));
+      }
+    }
+    return Set.copyOf(out);
+  }
+
+  /** What a query reports of an event it had to leave out, naming the unknown time zone where that was the reason. */
+  private static String warning(String calendarId, VEvent event, RuntimeException failure) {
+    String title = Expansion.text(event, Property.SUMMARY);
+    String what = "calendar '" + calendarId + "': event '" + uid(event) + "'" + (title.isEmpty() ? "" : " (" + title + ")") + " left out: ";
+    for (Property property : event.getProperties()) {
+      Optional<TzId> tzid = property.getParameter(Parameter.TZID);
+      if (tzid.isPresent() && property instanceof DateProperty<?> date) {
+        try {
+          date.getDate();
+        } catch (java.time.DateTimeException e) {
+          return what + "its " + property.getName() + " names the time zone '" + tzid.get().getValue()
+              + "', which is neither an IANA zone nor a Windows zone, and the calendar has no VTIMEZONE for it";
+        }
+      }
+    }
+    return what + failure.getMessage();
+  }
+
+  /** Events left out of every query of this version, and why (see {@link #warning}). */
+  List<String> warnings() {
+    return warnings;
   }
 
   /** Whether some series recurs more often than daily (its expansion is clamped per query, see {@link Expansion}). */
@@ -124,6 +189,7 @@ final class PreparedCalendar {
     ZonedDateTime windowStart = from.minus(Duration.ofDays(1)).atZone(zone);
     ZonedDateTime windowEnd = to.plus(Duration.ofDays(1)).atZone(zone);
     boolean capped = false;
+    List<String> problems = new ArrayList<>(warnings);
     for (Piece piece : series) {
       if (onlyUid != null && !onlyUid.equals(piece.uid())) {
         continue;
@@ -142,12 +208,18 @@ final class PreparedCalendar {
           capped = true;
         }
       }
-      for (Period<Temporal> period : piece.event().calculateRecurrenceSet(new Period<Temporal>(begin, end))) {
-        Instant start = Expansion.instantOf(period.getStart(), zone);
-        Instant stop = Expansion.instantOf(period.getEnd(), zone);
-        if (!piece.replaced().contains(start) && overlaps(start, stop, from, to)) {
-          out.add(occurrence(calendarId, piece, period, start, stop, zone));
+      try {
+        List<Occurrence> found = new ArrayList<>();
+        for (Period<Temporal> period : piece.event().calculateRecurrenceSet(new Period<Temporal>(begin, end))) {
+          Instant start = Expansion.instantOf(period.getStart(), zone);
+          Instant stop = Expansion.instantOf(period.getEnd(), zone);
+          if (!piece.replaced().contains(start) && !piece.excluded().contains(start) && overlaps(start, stop, from, to)) {
+            found.add(occurrence(calendarId, piece, period, start, stop, zone));
+          }
         }
+        out.addAll(found);
+      } catch (RuntimeException e) {
+        problems.add(warning(calendarId, piece.event(), e));
       }
     }
     out.sort(Comparator.comparing(Occurrence::start).thenComparing(Occurrence::uid));
@@ -155,7 +227,7 @@ final class PreparedCalendar {
       out = new ArrayList<>(out.subList(0, limit));
       capped = true;
     }
-    return new Expansion.Result(List.copyOf(out), capped);
+    return new Expansion.Result(List.copyOf(out), capped, problems);
   }
 
   /** An occurrence overlaps [from, to); one of no length counts when it starts inside. */
