@@ -19,6 +19,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The calendar agent's audit trail: every query, stage, approval and rejection, with a rolling cap, kept as
@@ -34,7 +35,7 @@ import java.util.function.Consumer;
 final class CalendarAudit {
   static final String FILE = "calendar-audit.jsonl";
   static final int DEFAULT_CAP = 1_000;
-  private static final java.util.regex.Pattern USERINFO = java.util.regex.Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#\\s\"@]+@");
+  private static final Pattern USERINFO = Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*://)[^/?#\\s\"@]+@");
 
   /** One audited action. */
   record Entry(String at, String operation, String actor, String summary) {}

@@ -26,7 +26,7 @@ import net.fortuna.ical4j.model.component.VEvent;
  * first query of that month on the version, then the same month again and a week inside it, best of
  * {@value #REPEATS} each; after a warm-up on a
  * copy over other months, so the JIT is warm as in a running hub), plus the cold queries. Prints medians and bests, and ratios to plain. Run with
- * {@code java -cp <module classpath> dev.roundhouse.calendaragent.CalendarBench [events] [months]}.
+ * {@code java -cp <module classpath> CalendarBench [events] [months]}.
  */
 final class CalendarBench {
   /** Repeats of a query already answered once, of which the best counts (as a warm query is). */

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.time.ZoneOffset;
 
 /**
  * Makes a task a calendar conversation: a task tagged {@value #TAG}, or any task of a project named in the
@@ -80,7 +81,7 @@ final class CalendarConversation implements TurnContributor {
   String facts() {
     Clock now = clock.get();
     ZoneId zone = settings.zone() != null ? settings.zone() : now.getZone();
-    if (zone.equals(java.time.ZoneOffset.UTC)) {
+    if (zone.equals(ZoneOffset.UTC)) {
       zone = Times.UTC; // a UTC clock (Clock.systemUTC) says Z; tools and people read UTC
     }
     ZonedDateTime local = now.instant().truncatedTo(ChronoUnit.SECONDS).atZone(zone);

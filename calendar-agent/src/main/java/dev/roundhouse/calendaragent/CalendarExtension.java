@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import dev.roundhouse.calendaragent.browse.Connector;
+import dev.roundhouse.hub.ops.OperationRegistry;
 
 /**
  * The calendar agent's hub extension: read-only query operations over the configured calendars, and
@@ -57,7 +59,7 @@ public final class CalendarExtension implements HubExtension {
 
   /**
    * With a given browser for {@code calendar_browse} (tests route a public-looking name to a local server
-   * through {@link dev.roundhouse.calendaragent.browse.Connector#routedForTests}); null: the real one.
+   * through {@link Connector#routedForTests}); null: the real one.
    */
   public CalendarExtension(List<CalendarSource> calendars, WebBrowser browser) {
     this(calendars, ConversationSettings.DEFAULTS, browser);
@@ -119,7 +121,7 @@ public final class CalendarExtension implements HubExtension {
    * Registers the calendar's operations in {@code registry} for their descriptions only (the generated reference);
    * the registry must never invoke them.
    */
-  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+  public static void describe(OperationRegistry registry) {
     new CalendarOperations(null, null, null, null, null, null, null, null).register(registry);
   }
 

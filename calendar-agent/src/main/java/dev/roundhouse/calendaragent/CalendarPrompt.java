@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
  * The calendar conversation's system prompt: the bundled {@value #RESOURCE}, unless the user put their own
@@ -96,7 +97,7 @@ final class CalendarPrompt {
   CalendarOps.Prompt info() {
     Reading reading = read();
     String note = null;
-    if (reading.source().equals("override") && !java.util.Objects.equals(reading.version(), reading.bundledVersion())) {
+    if (reading.source().equals("override") && !Objects.equals(reading.version(), reading.bundledVersion())) {
       note = "the override is " + (reading.version() == null ? "unversioned" : "version " + reading.version())
           + "; the bundled prompt is version " + reading.bundledVersion() + ": compare them when you upgrade";
     }

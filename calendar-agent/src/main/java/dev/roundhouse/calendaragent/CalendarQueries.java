@@ -24,6 +24,7 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import net.fortuna.ical4j.model.Property;
 import net.fortuna.ical4j.model.component.VEvent;
+import java.util.function.Supplier;
 
 /**
  * The calendar agent's read-only queries: calendars, occurrences in a range (recurrence expanded), text
@@ -38,9 +39,9 @@ final class CalendarQueries {
   static final Duration LONGEST_CHUNK = Duration.ofDays(366);
 
   private final CalendarStore store;
-  private final java.util.function.Supplier<Clock> clock;
+  private final Supplier<Clock> clock;
 
-  CalendarQueries(CalendarStore store, java.util.function.Supplier<Clock> clock) {
+  CalendarQueries(CalendarStore store, Supplier<Clock> clock) {
     this.store = store;
     this.clock = clock;
   }

@@ -17,6 +17,7 @@ import net.fortuna.ical4j.model.Recur;
 import net.fortuna.ical4j.model.component.VEvent;
 import net.fortuna.ical4j.model.parameter.TzId;
 import net.fortuna.ical4j.model.property.DateProperty;
+import java.util.Locale;
 
 /**
  * Expands a parsed calendar's events into occurrences in a range: RRULE, RDATE and EXDATE through ical4j,
@@ -87,7 +88,7 @@ final class Expansion {
   static ZoneId zoneOfLine(String line, ZoneId calendarZone) {
     String head = line.substring(0, line.indexOf(':'));
     for (String part : head.split(";")) {
-      if (part.toUpperCase(java.util.Locale.ROOT).startsWith("TZID=")) {
+      if (part.toUpperCase(Locale.ROOT).startsWith("TZID=")) {
         return WindowsZones.zone(part.substring(5).replace("\"", "")).orElse(calendarZone);
       }
     }

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToIntFunction;
 import net.fortuna.ical4j.model.Calendar;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * What has been expanded of one calendar version, so queries on it get cheaper as they go:
@@ -202,7 +204,7 @@ final class ExpansionCache {
     }
     boolean capped = out.size() > limit;
     // every bucket of a version carries the same warnings (the events it could not read), and an expansion's own
-    java.util.Set<String> warnings = new java.util.LinkedHashSet<>();
+    Set<String> warnings = new LinkedHashSet<>();
     buckets.forEach(bucket -> warnings.addAll(bucket.result().warnings()));
     return new Expansion.Result(capped ? List.copyOf(out.subList(0, limit)) : List.copyOf(out), capped, List.copyOf(warnings));
   }

@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import net.fortuna.ical4j.model.TimeZone;
 import net.fortuna.ical4j.model.TimeZoneRegistry;
 import net.fortuna.ical4j.model.TimeZoneRegistryFactory;
+import java.time.Instant;
 
 /**
  * ICS edits at the text level, so a commit changes only the event it adds or removes and leaves every other
@@ -214,7 +215,7 @@ final class IcsText {
     return property + ";VALUE=DATE:" + DATE.format(date);
   }
 
-  static String utc(java.time.Instant instant) {
+  static String utc(Instant instant) {
     return LOCAL.format(instant.atOffset(ZoneOffset.UTC)) + "Z";
   }
 

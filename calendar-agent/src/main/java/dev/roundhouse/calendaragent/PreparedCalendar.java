@@ -23,6 +23,8 @@ import net.fortuna.ical4j.model.component.VEvent;
 import net.fortuna.ical4j.model.parameter.TzId;
 import net.fortuna.ical4j.model.property.DateProperty;
 import net.fortuna.ical4j.model.property.RRule;
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
 
 /**
  * A parsed calendar made ready for range queries, once per version: every VEVENT's own facts (UID, title,
@@ -138,7 +140,7 @@ final class PreparedCalendar {
     Set<Instant> out = new HashSet<>();
     ZoneId seriesZone = Expansion.zoneOf(event, calendarZone);
     Temporal first = event.getProperty(Property.DTSTART).map(p -> (Temporal) ((DateProperty<?>) p).getDate()).orElse(null);
-    boolean floatingSeries = !(first instanceof ZonedDateTime || first instanceof java.time.OffsetDateTime);
+    boolean floatingSeries = !(first instanceof ZonedDateTime || first instanceof OffsetDateTime);
     for (Property property : event.getProperties(Property.EXDATE)) {
       for (Object date : ((net.fortuna.ical4j.model.property.DateListProperty<?>) property).getDates()) {
         out.add(Expansion.instantOf((Temporal) date, floatingSeries ? calendarZone : seriesZone));
@@ -156,7 +158,7 @@ final class PreparedCalendar {
       if (tzid.isPresent() && property instanceof DateProperty<?> date) {
         try {
           date.getDate();
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
           return what + "its " + property.getName() + " names the time zone '" + tzid.get().getValue()
               + "', which is neither an IANA zone nor a Windows zone, and the calendar has no VTIMEZONE for it";
         }

@@ -7,12 +7,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.file.WatchService;
 
 /**
  * Notices the calendar prompt's override being created, edited or deleted, by looking at its file's
  * {@link CalendarPrompt.Stamp} (exists, modified, size) every {@link #INTERVAL}, and runs {@code changed} when
  * it differs from the last look. The override is the user's own file, edited outside the hub, so there is no
- * write to hook. Polling rather than a {@link java.nio.file.WatchService}: it works the same on every file system
+ * write to hook. Polling rather than a {@link WatchService}: it works the same on every file system
  * (a network home too) and costs one {@code stat} a second, where a watch on the Roundhouse home would wake at
  * every database commit (the WAL file is in the same folder).
  *

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.function.Predicate;
 
 /**
  * Rewrites of a whole recurring series, as logical lines of its VEVENT blocks (master first is not required):
@@ -279,7 +280,7 @@ final class SeriesEdit {
   }
 
   /** {@code block} with only the {@code property} values (RDATE, EXDATE) that {@code keep} accepts, each in the master's form. */
-  private static List<String> keepValues(List<String> block, String property, java.util.function.Predicate<Instant> keep, String start, ZoneId calendarZone) {
+  private static List<String> keepValues(List<String> block, String property, Predicate<Instant> keep, String start, ZoneId calendarZone) {
     List<String> out = new ArrayList<>();
     for (String line : block) {
       if (!IcsEdit.name(line).equals(property)) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Collections;
 
 /**
  * The IANA zone behind a TZID that is not one: Windows names as Outlook and Exchange write them ({@code Eastern
@@ -129,7 +130,7 @@ final class WindowsZones {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return java.util.Collections.unmodifiableMap(table);
+    return Collections.unmodifiableMap(table);
   }
 
   /** The names of the table, in CLDR's order (for tests). */

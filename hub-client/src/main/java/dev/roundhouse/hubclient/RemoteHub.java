@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * The typed client of a running hub: each method is one operation ({@code POST /api/ops/{name}}) with the
@@ -72,7 +73,7 @@ public final class RemoteHub implements AutoCloseable {
     JsonNode tree = call(op, input);
     try {
       return READER.treeToValue(tree, output);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+    } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new HubErrorException(
           502, "bad_response", "the hub at " + http.address().url() + " answered " + op + " with something that is not a " + output.getSimpleName() + ": " + e.getMessage());
     }

@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One hub process per Roundhouse home. An OS file lock on {@code hub.lock} is held for the life of the
@@ -37,8 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class HomeLock implements AutoCloseable {
   /** Lock files this JVM holds (or is taking), by absolute normalised path. */
-  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> HELD =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Path, Object> HELD =
+      new ConcurrentHashMap<>();
 
   private static final Object TAKING = new Object();
 

@@ -13,6 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.spi.ExtensionContext;
+import io.undertow.server.HttpHandler;
 
 /**
  * The running hub: its operations, its event stream and its configuration. Faces (HTTP, MCP, LSP, ACP,
@@ -38,7 +41,7 @@ public interface Hub extends AutoCloseable {
    * The operations {@code task}'s agent may call as tools: the agents' tools plus those of the extensions that own
    * the task (what its MCP session lists).
    *
-   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound when there is no such task
+   * @throws RoundhouseException.NotFound when there is no such task
    */
   Set<String> agentTools(long task);
 
@@ -48,8 +51,8 @@ public interface Hub extends AutoCloseable {
    */
   long transcriptStart(long task);
 
-  /** The handler an extension serves at {@code /api/x/{name}} (see {@link dev.roundhouse.hub.spi.ExtensionContext#serve}). */
-  Optional<io.undertow.server.HttpHandler> extensionRoute(String name);
+  /** The handler an extension serves at {@code /api/x/{name}} (see {@link ExtensionContext#serve}). */
+  Optional<HttpHandler> extensionRoute(String name);
 
   /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
   void useAgentEndpoints(AgentEndpoints endpoints);

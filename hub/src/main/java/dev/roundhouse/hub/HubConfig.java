@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.turns.RunnerSettings;
 
 /**
  * Everything a hub is started with. Built from the environment ({@link #fromEnvironment}) and then
@@ -34,7 +35,7 @@ public record HubConfig(
     int maxBodyBytes,
     int streamBuffer,
     int maxBatch,
-    dev.roundhouse.hub.turns.RunnerSettings runner,
+    RunnerSettings runner,
     Clock clock) {
 
   public static final int DEFAULT_PORT = 7420;
@@ -69,7 +70,7 @@ public record HubConfig(
         intSetting(env, "ROUNDHOUSE_MAX_BODY_BYTES", 1 << 20),
         intSetting(env, "ROUNDHOUSE_STREAM_BUFFER", 4096),
         256,
-        dev.roundhouse.hub.turns.RunnerSettings.fromEnvironment(env),
+        RunnerSettings.fromEnvironment(env),
         Clock.systemUTC());
   }
 
@@ -77,7 +78,7 @@ public record HubConfig(
   public static HubConfig forHome(Path home) {
     return new HubConfig(
         home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
-        dev.roundhouse.hub.turns.RunnerSettings.DEFAULTS, Clock.systemUTC());
+        RunnerSettings.DEFAULTS, Clock.systemUTC());
   }
 
   public Path database() {
@@ -116,7 +117,7 @@ public record HubConfig(
     return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, clock);
   }
 
-  public HubConfig withRunner(dev.roundhouse.hub.turns.RunnerSettings settings) {
+  public HubConfig withRunner(RunnerSettings settings) {
     return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, clock);
   }
 

@@ -5,6 +5,9 @@ import dev.roundhouse.hub.ops.OperationRegistry;
 import java.util.List;
 import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
+import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.turns.TurnOperations;
+import java.time.Clock;
 
 /**
  * The descriptors of every operation without opening a hub, for generated documentation and clients that
@@ -16,8 +19,8 @@ public final class OperationCatalog {
   public static List<OperationDescriptor> describe() {
     OperationRegistry registry = OperationRegistry.create();
     BoardOperations.register(registry, new Board(null));
-    dev.roundhouse.hub.turns.TurnOperations.register(registry, null, null, null, null, null, java.time.Clock.systemUTC());
-    dev.roundhouse.hub.agenttools.AgentTools.register(registry, new Board(null), null);
+    TurnOperations.register(registry, null, null, null, null, null, Clock.systemUTC());
+    AgentTools.register(registry, new Board(null), null);
     return registry.list();
   }
 }

@@ -17,8 +17,14 @@ import dev.roundhouse.hub.spi.HubExtension;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Locks;
+import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.ext.ExtensionResources;
+import dev.roundhouse.hub.spi.AgentEndpoints;
+import io.undertow.server.HttpHandler;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.LoggerFactory;
 
 /** Wires the store, the event bus and the operations. Thread-safe. */
 final class RealHub implements InProcessHub {
@@ -33,10 +39,9 @@ final class RealHub implements InProcessHub {
   private final TurnRunner runner;
   private final Transcripts transcripts;
   private final List<HubExtension> extensions = new ArrayList<>();
-  private final dev.roundhouse.hub.ext.ExtensionResources resources;
+  private final ExtensionResources resources;
   private volatile String url;
-  private static final java.util.regex.Pattern ROUTE_NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9-]{0,31}");
-  private final java.util.concurrent.ConcurrentHashMap<String, io.undertow.server.HttpHandler> routes = new java.util.concurrent.ConcurrentHashMap<>();
+  private final ExtensionRoutes routes = new ExtensionRoutes();
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
     this.config = config;
@@ -46,96 +51,21 @@ final class RealHub implements InProcessHub {
     this.token = token;
     this.drivers = drivers;
     this.board = new Board(store);
-    this.resources = dev.roundhouse.hub.ext.ExtensionResources.create(events, config.clock());
+    this.resources = ExtensionResources.create(events, config.clock());
     this.operations = OperationRegistry.create();
     BoardOperations.register(operations, board);
     Decisions decisions = new Decisions(store);
     this.transcripts = new Transcripts(store, drivers);
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
-    dev.roundhouse.hub.agenttools.AgentTools.register(operations, board, runner);
+    AgentTools.register(operations, board, runner);
     this.decisions = decisions;
   }
 
   private final Decisions decisions;
 
   private void start(List<? extends HubExtension> list) {
-    ExtensionContext context = new ExtensionContext() {
-      @Override
-      public java.nio.file.Path home() {
-        return config.home();
-      }
-
-      @Override
-      public java.time.Clock clock() {
-        return config.clock();
-      }
-
-      @Override
-      public OperationRegistry operations() {
-        return operations;
-      }
-
-      @Override
-      public EventBus events() {
-        return events;
-      }
-
-      @Override
-      public DecisionDesk decisions() {
-        return decisions;
-      }
-
-      @Override
-      public void contributeToTurns(dev.roundhouse.hub.spi.TurnContributor contributor) {
-        runner.contributeToTurns(contributor);
-      }
-
-      @Override
-      public dev.roundhouse.hub.spi.ExtensionRecords records(String namespace) {
-        return new dev.roundhouse.hub.ext.StoredExtensionRecords(store, namespace);
-      }
-
-      @Override
-      public dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft event) {
-        return store.append(event);
-      }
-
-      @Override
-      public void serve(String name, io.undertow.server.HttpHandler handler) {
-        if (!ROUTE_NAME.matcher(name).matches()) {
-          throw new IllegalArgumentException("a route name is 1-32 of a-z, 0-9, '-' starting with a letter, not '" + name + "'");
-        }
-        if (routes.putIfAbsent(name, java.util.Objects.requireNonNull(handler, "handler")) != null) {
-          throw new IllegalArgumentException("/api/x/" + name + " is served already");
-        }
-      }
-
-      @Override
-      public void guardStatusChanges(dev.roundhouse.hub.spi.TaskStatusGuard guard) {
-        board.guardStatusChanges(guard);
-      }
-
-      @Override
-      public void placeTurns(dev.roundhouse.hub.spi.TurnPlacer placer) {
-        runner.placeTurns(placer);
-      }
-
-      @Override
-      public dev.roundhouse.hub.spi.TurnPlace placeOf(long task) {
-        return runner.placeOf(task);
-      }
-
-      @Override
-      public void offerResource(dev.roundhouse.hub.spi.ExtensionResource resource) {
-        resources.add(resource);
-      }
-
-      @Override
-      public void resourcesChanged(Actor actor, String... uris) {
-        resources.changed(actor, List.of(uris));
-      }
-    };
+    ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes);
     for (HubExtension extension : list) {
       Locks.assertNoneHeld("extension " + extension.name() + "'s start");
       extension.start(context);
@@ -187,18 +117,18 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
-  public dev.roundhouse.hub.ext.ExtensionResources resources() {
+  public ExtensionResources resources() {
     return resources;
   }
 
   @Override
-  public java.util.Set<String> agentTools(long task) {
+  public Set<String> agentTools(long task) {
     return runner.agentTools(task);
   }
 
   @Override
-  public java.util.Optional<io.undertow.server.HttpHandler> extensionRoute(String name) {
-    return java.util.Optional.ofNullable(routes.get(name));
+  public Optional<HttpHandler> extensionRoute(String name) {
+    return routes.get(name);
   }
 
   @Override
@@ -207,7 +137,7 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
-  public void useAgentEndpoints(dev.roundhouse.hub.spi.AgentEndpoints endpoints) {
+  public void useAgentEndpoints(AgentEndpoints endpoints) {
     runner.useAgentEndpoints(endpoints);
   }
 
@@ -258,8 +188,8 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
-  public java.util.Optional<String> publishedUrl() {
-    return java.util.Optional.ofNullable(url);
+  public Optional<String> publishedUrl() {
+    return Optional.ofNullable(url);
   }
 
   @Override
@@ -271,7 +201,7 @@ final class RealHub implements InProcessHub {
           Locks.assertNoneHeld("extension " + extension.name() + "'s close");
           extension.close();
         } catch (RuntimeException e) {
-          org.slf4j.LoggerFactory.getLogger(RealHub.class).warn("extension {} failed to close", extension.name(), e);
+          LoggerFactory.getLogger(RealHub.class).warn("extension {} failed to close", extension.name(), e);
         }
       }
       store.close();

@@ -9,6 +9,7 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.Status;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.RepositoryState;
+import java.util.Locale;
 
 /**
  * What is in a checkout's way: a git command holding its index lock, an unfinished merge or rebase,
@@ -42,7 +43,7 @@ final class Checkouts {
       }
       if (repository.getRepositoryState() != RepositoryState.SAFE) {
         return new Report(false, "is in the middle of "
-            + repository.getRepositoryState().getDescription().toLowerCase(java.util.Locale.ROOT), List.of());
+            + repository.getRepositoryState().getDescription().toLowerCase(Locale.ROOT), List.of());
       }
       Status status = Git.wrap(repository).status().call();
       TreeSet<String> files = new TreeSet<>(status.getUncommittedChanges());

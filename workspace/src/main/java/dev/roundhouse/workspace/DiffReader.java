@@ -23,6 +23,9 @@ import org.eclipse.jgit.treewalk.FileTreeIterator;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.util.io.NullOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jgit.api.errors.CanceledException;
+import org.eclipse.jgit.patch.FileHeader;
 
 /**
  * A task's diff against its merge-base, as {@code git diff --numstat <merge-base>} would count it in the task's
@@ -75,7 +78,7 @@ final class DiffReader implements AutoCloseable {
     try {
       detected = renames.compute(new ContentSource.Pair(ContentSource.create(reader), newSide),
           NullProgressMonitor.INSTANCE);
-    } catch (org.eclipse.jgit.api.errors.CanceledException e) {
+    } catch (CanceledException e) {
       throw new IOException("rename detection was cancelled", e);
     }
     List<FileChange> files = new ArrayList<>(detected.size());
@@ -88,7 +91,7 @@ final class DiffReader implements AutoCloseable {
 
   private FileChange change(DiffEntry entry, Set<String> dirty) throws IOException {
     var header = formatter.toFileHeader(entry);
-    boolean binary = header.getPatchType() != org.eclipse.jgit.patch.FileHeader.PatchType.UNIFIED;
+    boolean binary = header.getPatchType() != FileHeader.PatchType.UNIFIED;
     int added = 0;
     int removed = 0;
     for (var edit : header.toEditList()) {
@@ -107,7 +110,7 @@ final class DiffReader implements AutoCloseable {
     sink.reset();
     formatter.format(entry);
     formatter.flush();
-    return Hunks.parse(sink.toString(java.nio.charset.StandardCharsets.UTF_8));
+    return Hunks.parse(sink.toString(StandardCharsets.UTF_8));
   }
 
   private AbstractTreeIterator tree(ObjectId commit) throws IOException {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.Repository;
+import java.nio.file.Files;
 
 /**
  * Stranded work, reclaim and the retention sweep. Fails closed throughout: an exception, a timeout or a doubt
@@ -34,7 +35,7 @@ final class RealCleanup implements Cleanup {
     String task = "task " + worktree.taskId();
     try (Repository main = Landing.open(worktree)) {
       ObjectId tip = JGitSupport.branch(main, worktree.branch());
-      if (tip == null && !java.nio.file.Files.exists(Path.of(worktree.path()))) {
+      if (tip == null && !Files.exists(Path.of(worktree.path()))) {
         return new Stranded(false, List.of(), List.of(), "neither branch " + worktree.branch() + " nor worktree "
             + worktree.path() + " of " + task + " exists any more; nothing is left to lose");
       }

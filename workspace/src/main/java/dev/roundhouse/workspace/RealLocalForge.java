@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jgit.lib.ObjectId;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * A forge on a bare repository: {@code create} pushes the head branch there (never forced) and records the pull
@@ -106,7 +108,7 @@ final class RealLocalForge implements LocalForge {
     return change(number, entry -> entry.with(PullRequestState.CLOSED, entry.headCommit(), null));
   }
 
-  private PullRequest change(long number, java.util.function.UnaryOperator<LocalForgeStore.Entry> update) {
+  private PullRequest change(long number, UnaryOperator<LocalForgeStore.Entry> update) {
     requireBare();
     lock.lock();
     try {
@@ -114,7 +116,7 @@ final class RealLocalForge implements LocalForge {
       LocalForgeStore.Entry entry = find(entries, number);
       if (entry.state() != PullRequestState.OPEN) {
         throw new WorkspaceException("pull request #" + number + " of the local forge " + bare + " is already "
-            + entry.state().name().toLowerCase(java.util.Locale.ROOT));
+            + entry.state().name().toLowerCase(Locale.ROOT));
       }
       LocalForgeStore.Entry changed = update.apply(entry);
       entries.set(entries.indexOf(entry), changed);

@@ -19,6 +19,8 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
+import java.io.BufferedInputStream;
+import java.util.Arrays;
 
 /**
  * A minimal HTTP/1.1 GET over a socket to an address the guard vetted ({@code java.net.http} cannot be pinned to
@@ -82,7 +84,7 @@ final class HttpFetch {
     OutputStream out = socket.getOutputStream();
     out.write(request.getBytes(StandardCharsets.ISO_8859_1));
     out.flush();
-    InputStream in = new DeadlineStream(new java.io.BufferedInputStream(socket.getInputStream()), clock, deadline);
+    InputStream in = new DeadlineStream(new BufferedInputStream(socket.getInputStream()), clock, deadline);
     String statusLine = line(in);
     String[] status = statusLine.split(" ", 3);
     if (status.length < 2 || !status[0].startsWith("HTTP/1.")) {
@@ -138,7 +140,7 @@ final class HttpFetch {
       body.write(buffer, 0, n);
       remaining -= n;
       if (body.size() > maxBytes) {
-        byte[] kept = java.util.Arrays.copyOf(body.toByteArray(), maxBytes);
+        byte[] kept = Arrays.copyOf(body.toByteArray(), maxBytes);
         body.reset();
         body.write(kept);
         return true;

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * The one check every outbound fetch of the calendar agent passes: http or https only, no credentials in the
@@ -54,7 +55,7 @@ public final class SsrfGuard {
     String host = uri.getHost();
     int port = uri.getPort();
     if (host == null) {
-      // java.net.URI takes short numeric forms such as 127.1 for registry names; browsers take them for addresses
+      // URI takes short numeric forms such as 127.1 for registry names; browsers take them for addresses
       Matcher parts = AUTHORITY.matcher(authority);
       if (!parts.matches()) {
         throw new Refused("'" + url + "' has no host a URL parser agrees on (" + authority + ")");
@@ -280,7 +281,7 @@ public final class SsrfGuard {
   }
 
   /** A fetch the guard refused; the message says why. */
-  public static final class Refused extends dev.roundhouse.hub.core.RoundhouseException.Forbidden {
+  public static final class Refused extends RoundhouseException.Forbidden {
     private static final long serialVersionUID = 1L;
 
     public Refused(String message) {

@@ -1,7 +1,6 @@
 package dev.roundhouse.calendaragent.browse;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * The calendar agent's web browse tool: fetches one page through the {@link SsrfGuard} (every redirect hop
@@ -65,13 +65,13 @@ public final class WebBrowser {
       try {
         response = HttpFetch.get(target, connector, clock, timeout, MAX_BYTES);
       } catch (IOException e) {
-        throw new dev.roundhouse.hub.core.RoundhouseException("browse_failed", "fetching " + current + " failed: " + e.getMessage(), e);
+        throw new RoundhouseException("browse_failed", "fetching " + current + " failed: " + e.getMessage(), e);
       }
       int status = response.status();
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
         String location = response.header("Location");
         if (location == null) {
-          throw new dev.roundhouse.hub.core.RoundhouseException("browse_failed", current + " redirected (" + status + ") without a Location");
+          throw new RoundhouseException("browse_failed", current + " redirected (" + status + ") without a Location");
         }
         if (hop >= MAX_REDIRECTS) {
           throw new SsrfGuard.Refused("more than " + MAX_REDIRECTS + " redirects, the last from " + current);
@@ -107,7 +107,7 @@ public final class WebBrowser {
       return new Page(url, List.copyOf(redirects), response.status(), type, "text", null, text,
           response.truncated() || text.length() != body.length(), dialled);
     }
-    throw new dev.roundhouse.hub.core.RoundhouseException.InvalidInput("browse_unsupported",
+    throw new RoundhouseException.InvalidInput("browse_unsupported",
         url + " is " + (mime.isEmpty() ? "of no declared type" : mime) + "; only HTML, text and iCalendar are read");
   }
 

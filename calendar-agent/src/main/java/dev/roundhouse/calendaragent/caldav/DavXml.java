@@ -13,6 +13,7 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
+import java.util.Optional;
 
 /**
  * The little WebDAV XML the CalDAV client needs: request bodies, and {@code multistatus} responses read with
@@ -113,7 +114,7 @@ final class DavXml {
    */
   record Properties(String href, List<Element> found) {
     /** The property {@code name} in {@code namespace}, if the server reported it. */
-    java.util.Optional<Element> get(String namespace, String name) {
+    Optional<Element> get(String namespace, String name) {
       return found.stream().filter(element -> is(element, namespace, name)).findFirst();
     }
   }

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Supplier;
 
 /**
  * The one guard every agent tool's answer passes: whatever goes wrong comes back as a sentence naming the
@@ -51,7 +52,7 @@ final class AnswerGuard {
     };
   }
 
-  private static <O> O within(String tool, Duration timeout, java.util.function.Supplier<O> call) {
+  private static <O> O within(String tool, Duration timeout, Supplier<O> call) {
     CompletableFuture<O> result = new CompletableFuture<>();
     Thread.ofVirtual().name("roundhouse-agent-tool-" + tool).start(() -> {
       try {

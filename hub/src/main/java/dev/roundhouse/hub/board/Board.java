@@ -40,6 +40,10 @@ import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.TaskEdit;
 import dev.roundhouse.hub.api.BoardApi;
+import java.nio.file.InvalidPathException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Projects, tasks and tags: the rules of the board. Every write runs as one store write (so its checks and
@@ -61,7 +65,7 @@ public final class Board {
   public static final String WITHDRAWN = "withdrawn";
 
   private final Store store;
-  private final List<TaskStatusGuard> guards = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<TaskStatusGuard> guards = new CopyOnWriteArrayList<>();
 
   public Board(Store store) {
     this.store = store;
@@ -197,7 +201,7 @@ public final class Board {
 
   /** Adds a module's veto on moving tasks between columns; asked before every write that changes a status. */
   public void guardStatusChanges(TaskStatusGuard guard) {
-    guards.add(java.util.Objects.requireNonNull(guard, "guard"));
+    guards.add(Objects.requireNonNull(guard, "guard"));
   }
 
   /** Asks every guard about each task the write would move to {@code to}; outside any write, no lock held. */
@@ -314,7 +318,7 @@ public final class Board {
           List<Long> waiters =
               w.blockerEdges(task.projectId()).entrySet().stream()
                   .filter(e -> e.getValue().contains(id))
-                  .map(java.util.Map.Entry::getKey)
+                  .map(Map.Entry::getKey)
                   .toList();
           w.deleteTask(id);
           w.append(new BoardEvent.TaskDeleted(task, waiters).draft(actor, task.projectId(), id));
@@ -347,7 +351,7 @@ public final class Board {
               w.task(edit.taskId())
                   .orElseThrow(() -> new NotFound("task " + edit.taskId() + " of edit " + editId + " was deleted"));
           var now = TaskFields.value(current, edit.field());
-          if (!java.util.Objects.equals(now, edit.after())) {
+          if (!Objects.equals(now, edit.after())) {
             throw new Conflict(
                 "task " + current.id() + "'s " + edit.field() + " changed after edit " + editId
                     + " (it is now " + now + ", the edit set " + edit.after() + "); not overwriting it");
@@ -537,7 +541,7 @@ public final class Board {
     Path path;
     try {
       path = Path.of(text);
-    } catch (java.nio.file.InvalidPathException e) {
+    } catch (InvalidPathException e) {
       throw new InvalidInput("path '" + text + "' is not a valid path: " + e.getReason());
     }
     if (!path.isAbsolute()) {

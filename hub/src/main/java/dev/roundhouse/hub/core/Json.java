@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.UncheckedIOException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * The one Jackson configuration Roundhouse uses on the wire and in the store: snake_case names, ISO-8601
@@ -37,7 +38,7 @@ public final class Json {
   public static String write(Object value) {
     try {
       return MAPPER.writeValueAsString(value);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
   }
@@ -49,7 +50,7 @@ public final class Json {
   public static <T> T read(String text, Class<T> type) {
     try {
       return MAPPER.readValue(text, type);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
   }

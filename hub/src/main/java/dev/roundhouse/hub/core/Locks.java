@@ -3,6 +3,7 @@ package dev.roundhouse.hub.core;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Condition;
 
 /**
  * Locks that know they are held, so a call-out can check that none is: the rule "never call out (to a driver,
@@ -13,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * its modules is made here, and the hub calls {@code assertNoneHeld} right before it calls code that is not
  * its own. The record is per thread (a thread-local stack of the locks the thread holds, one entry per
  * acquisition), so it works the same on virtual threads; it costs a thread-local read and an array store per
- * acquisition. A {@link java.util.concurrent.locks.Condition#await} leaves its lock on the stack: the thread is
+ * acquisition. A {@link Condition#await} leaves its lock on the stack: the thread is
  * parked meanwhile and calls nothing.
  *
  * <p>Thread-safe: each thread sees and changes only its own record.

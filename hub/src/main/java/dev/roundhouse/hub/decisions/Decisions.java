@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.spi.DecisionDesk;
+import java.util.Optional;
 
 /**
  * The one approval mechanism. A decision is written (with a {@code decision.opened} event) in the write
@@ -25,7 +27,7 @@ import dev.roundhouse.hub.model.Decision;
  * <p>Thread-safe. Waiters are futures in a concurrent map; the store serialises every state change, so an
  * answer and an expiry racing each other resolve to exactly one of them.
  */
-public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
+public final class Decisions implements DecisionDesk {
   private final Store store;
   private final ConcurrentHashMap<Long, CompletableFuture<Decision>> waiters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, AnswerHandler> handlers = new ConcurrentHashMap<>();
@@ -40,7 +42,7 @@ public final class Decisions implements dev.roundhouse.hub.spi.DecisionDesk {
   }
 
   @Override
-  public java.util.Optional<Decision> get(long id) {
+  public Optional<Decision> get(long id) {
     return store.read(r -> r.runner().decision(id));
   }
 

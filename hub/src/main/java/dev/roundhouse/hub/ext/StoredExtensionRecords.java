@@ -10,6 +10,7 @@ import dev.roundhouse.hub.store.Store;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** {@link ExtensionRecords} over the hub's store. Thread-safe: each call is one store read or write. */
 public final class StoredExtensionRecords implements ExtensionRecords {
@@ -45,7 +46,7 @@ public final class StoredExtensionRecords implements ExtensionRecords {
     return get(key).map(stored -> {
       try {
         return Json.mapper().treeToValue(stored.value(), type);
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      } catch (JsonProcessingException e) {
         throw new RoundhouseException("store_error", "the record " + namespace + "/" + key + " is not a " + type.getSimpleName()
             + ": " + e.getOriginalMessage(), e);
       }

@@ -2,6 +2,7 @@ package dev.roundhouse.hub.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Locale;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /** How urgent a task is; {@link #NORMAL} unless said otherwise. */
 public enum Priority {
@@ -24,7 +25,7 @@ public enum Priority {
         return priority;
       }
     }
-    throw new dev.roundhouse.hub.core.RoundhouseException.InvalidInput(
+    throw new RoundhouseException.InvalidInput(
         "unknown priority '" + text + "': expected one of low, normal, high, urgent");
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /** The columns of the board, in board order. */
 public enum TaskStatus {
@@ -32,7 +33,7 @@ public enum TaskStatus {
         return status;
       }
     }
-    throw new dev.roundhouse.hub.core.RoundhouseException.InvalidInput(
+    throw new RoundhouseException.InvalidInput(
         "unknown status '" + text + "': expected one of " + names());
   }
 

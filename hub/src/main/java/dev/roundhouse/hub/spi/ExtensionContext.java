@@ -5,6 +5,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventDraft;
+import io.undertow.server.HttpHandler;
 
 /** What an extension gets from the hub. Thread-safe. */
 public interface ExtensionContext {
@@ -30,7 +34,7 @@ public interface ExtensionContext {
    * Appends an event to the hub's durable stream (a worktree was made, a pull request merged) and returns it
    * once it is durable; it is published after it commits. Call with no lock held.
    */
-  dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft event);
+  Event append(EventDraft event);
 
   /** Open decisions of the extension's own kinds, and act when they are answered. */
   DecisionDesk decisions();
@@ -52,7 +56,7 @@ public interface ExtensionContext {
    * Where {@code task}'s agent works, as every registered placer decides: for a module that starts processes
    * for a task (a terminal, a dev service in the task's worktree). May block (a placer may create a worktree).
    *
-   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound when there is no such task
+   * @throws RoundhouseException.NotFound when there is no such task
    */
   TurnPlace placeOf(long task);
 
@@ -64,7 +68,7 @@ public interface ExtensionContext {
    *
    * @throws IllegalArgumentException when {@code name} is not 1-32 of a-z, 0-9, '-' or is served already
    */
-  void serve(String name, io.undertow.server.HttpHandler handler);
+  void serve(String name, HttpHandler handler);
 
   /** Adds {@code guard}'s veto on moving tasks between columns (see {@link TaskStatusGuard}). */
   void guardStatusChanges(TaskStatusGuard guard);

@@ -5,6 +5,7 @@ import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.model.ExtensionRecord;
 import java.util.List;
 import java.util.Optional;
+import dev.roundhouse.hub.core.Json;
 
 /**
  * A capability module's durable records in the hub's own store: JSON values under keys of the module's
@@ -41,6 +42,6 @@ public interface ExtensionRecords {
 
   /** The value as JSON, for callers that hold a typed value. */
   static JsonNode json(Object value) {
-    return dev.roundhouse.hub.core.Json.tree(value);
+    return Json.tree(value);
   }
 }

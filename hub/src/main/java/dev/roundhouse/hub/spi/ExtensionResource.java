@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * A resource an extension offers to the faces that serve resources (MCP's {@code resources/list},
@@ -43,7 +44,7 @@ public record ExtensionResource(
      * The content of {@code uri} for {@code actor}; {@code variables} holds a template's values by name (empty
      * for a fixed URI).
      *
-     * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound naming what does not exist (an unknown calendar)
+     * @throws RoundhouseException.NotFound naming what does not exist (an unknown calendar)
      */
     Contents read(Actor actor, String uri, Map<String, String> variables);
   }

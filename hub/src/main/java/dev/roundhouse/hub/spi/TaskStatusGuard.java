@@ -4,6 +4,7 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * A module's veto on moving a task to another column: the workspace refuses an agent's "done" while the task's
@@ -21,7 +22,7 @@ public interface TaskStatusGuard {
   /**
    * Returns to allow the move; throws to refuse it, with a sentence naming what is in the way.
    *
-   * @throws dev.roundhouse.hub.core.RoundhouseException.Conflict to refuse the move
+   * @throws RoundhouseException.Conflict to refuse the move
    */
   void check(Actor actor, Project project, Task task, TaskStatus to);
 }

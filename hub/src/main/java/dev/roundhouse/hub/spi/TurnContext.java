@@ -5,6 +5,7 @@ import dev.roundhouse.hub.ops.OperationDescriptor;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import dev.roundhouse.hub.core.RoundhouseException;
 
 /**
  * What the runner gives a driver for one turn. Every method may block (the driver runs on a virtual
@@ -61,7 +62,7 @@ public interface TurnContext {
   /**
    * Calls a hub operation as this task's agent (its actor rules apply).
    *
-   * @throws dev.roundhouse.hub.core.RoundhouseException with a sentence naming what was wrong
+   * @throws RoundhouseException with a sentence naming what was wrong
    */
   JsonNode callTool(String name, JsonNode input);
 

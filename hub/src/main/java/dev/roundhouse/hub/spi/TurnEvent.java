@@ -2,6 +2,7 @@ package dev.roundhouse.hub.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
+import java.util.List;
 
 /**
  * The common turn-event contract: what every driver emits, whatever its agent's protocol. The runner
@@ -80,9 +81,9 @@ public sealed interface TurnEvent {
   }
 
   /** The agent's plan (a to-do list): the whole list each time, replacing the one before. */
-  record Plan(java.util.List<PlanEntry> entries) implements TurnEvent {
+  record Plan(List<PlanEntry> entries) implements TurnEvent {
     public Plan {
-      entries = java.util.List.copyOf(entries);
+      entries = List.copyOf(entries);
     }
 
     @Override

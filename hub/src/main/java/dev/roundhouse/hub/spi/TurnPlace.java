@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.Collections;
 
 /**
  * Where a task's agent works: the folder its turns run in and what is added to the environment of every
@@ -22,7 +24,7 @@ public record TurnPlace(Path workingDirectory, Map<String, String> environment, 
     if (!workingDirectory.isAbsolute()) {
       throw new IllegalArgumentException("a turn's working directory must be absolute, not " + workingDirectory);
     }
-    environment = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+    environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     notes = List.copyOf(notes);
   }
 
@@ -45,7 +47,7 @@ public record TurnPlace(Path workingDirectory, Map<String, String> environment, 
 
   /** This place with one more note for the transcript. */
   public TurnPlace withNote(String note) {
-    List<String> more = new java.util.ArrayList<>(notes);
+    List<String> more = new ArrayList<>(notes);
     more.add(note);
     return new TurnPlace(workingDirectory, environment, more);
   }

@@ -3,6 +3,8 @@ package dev.roundhouse.hub.spi;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * What a driver is asked to do: answer {@code message} on a task, in the project's folder. Immutable.
@@ -41,7 +43,7 @@ public record TurnRequest(
 
   public TurnRequest {
     priorSummaries = List.copyOf(priorSummaries);
-    environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
+    environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
   }
 
   /** A coding task's request. */

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * Appends events with one prepared statement that is reused for the life of the writer connection:
@@ -41,7 +42,7 @@ final class EventInserter implements AutoCloseable {
         return keys.getLong(1);
       }
     } catch (SQLException e) {
-      throw new org.jdbi.v3.core.statement.UnableToExecuteStatementException(e, null);
+      throw new UnableToExecuteStatementException(e, null);
     }
   }
 

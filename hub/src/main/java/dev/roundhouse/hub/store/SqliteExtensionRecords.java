@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** Capability modules' records in SQLite. Not thread-safe: bound to the handle of one read or write. */
 final class SqliteExtensionRecords implements ExtensionWrites {
@@ -71,7 +72,7 @@ final class SqliteExtensionRecords implements ExtensionWrites {
     try {
       return new ExtensionRecord(rs.getString("namespace"), rs.getString("key"),
           Json.mapper().readTree(rs.getString("value")), Instant.ofEpochMilli(rs.getLong("updated_at")));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("the stored record " + rs.getString("namespace") + "/" + rs.getString("key") + " is not JSON", e);
     }
   }

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /** The SQLite queries, over one handle. Not thread-safe. */
 class SqliteReader implements StoreReader {
@@ -85,7 +87,7 @@ class SqliteReader implements StoreReader {
             List.of(Json.read(rs.getString("blocker_list"), Long[].class))));
       }
     } catch (SQLException e) {
-      throw new org.jdbi.v3.core.statement.UnableToExecuteStatementException("reading task " + id + " failed", e, null);
+      throw new UnableToExecuteStatementException("reading task " + id + " failed", e, null);
     }
   }
 
@@ -324,7 +326,7 @@ class SqliteReader implements StoreReader {
     }
     try {
       return Json.mapper().readTree(text);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("stored JSON is unreadable: " + e.getOriginalMessage(), e);
     }
   }

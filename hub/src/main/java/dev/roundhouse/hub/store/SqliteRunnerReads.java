@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** The SQLite queries for turns, the queue, decisions and rules, over one handle. Not thread-safe. */
 class SqliteRunnerReads implements RunnerReads {
@@ -193,7 +194,7 @@ class SqliteRunnerReads implements RunnerReads {
     List<String> options;
     try {
       options = Json.mapper().readValue(rs.getString("options"), STRINGS);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("stored decision options are unreadable", e);
     }
     return new Decision(

@@ -16,6 +16,8 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
+import dev.roundhouse.hub.events.EventDraft;
+import java.sql.SQLException;
 
 /**
  * The SQLite store: WAL mode, {@code synchronous=FULL} (a commit is on disk when it returns), foreign keys
@@ -41,7 +43,7 @@ final class SqliteStore implements Store {
     this.schemaVersion = Migrations.migrate(writerHandle);
     try {
       this.eventInserter = new EventInserter(writerHandle.getConnection());
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       throw new RoundhouseException("store_unavailable", "cannot prepare the event insert: " + e.getMessage(), e);
     }
     this.writer =
@@ -100,7 +102,7 @@ final class SqliteStore implements Store {
   }
 
   @Override
-  public Event append(dev.roundhouse.hub.events.EventDraft draft) {
+  public Event append(EventDraft draft) {
     // Serialized here, on the caller's thread: the writer thread is every event's critical path.
     SerializedDraft serialized = SerializedDraft.of(draft);
     return writer.submit(w -> ((SqliteWriter) w).append(serialized), true);

@@ -5,6 +5,8 @@ import dev.roundhouse.hub.events.EventSink;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Function;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventDraft;
 
 /**
  * The hub's durable state. All SQL lives behind this interface, so a PostgreSQL store is a new
@@ -31,7 +33,7 @@ public interface Store extends EventLog, AutoCloseable {
    * Appends one event and returns it once durable: the hot path for streamed turn events. A single insert
    * is atomic on its own, so it shares a group commit without a savepoint of its own.
    */
-  dev.roundhouse.hub.events.Event append(dev.roundhouse.hub.events.EventDraft draft);
+  Event append(EventDraft draft);
 
   /** The schema version of the open database. */
   int schemaVersion();

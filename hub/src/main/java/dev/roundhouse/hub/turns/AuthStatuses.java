@@ -12,6 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AuthStatus;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The drivers' auth statuses for {@code driver_list}, each kept for a while: a CLI driver's check runs the
@@ -42,7 +44,7 @@ final class AuthStatuses {
       List<Future<AuthStatus>> statuses = drivers.stream().map(driver -> {
         Checked kept = checked.get(driver.id());
         if (kept != null && kept.at().plus(FRESH).isAfter(now)) {
-          return java.util.concurrent.CompletableFuture.completedFuture(kept.status());
+          return CompletableFuture.completedFuture(kept.status());
         }
         return checks.submit(() -> remember(driver.id(), safe(driver, false)));
       }).toList();
@@ -75,7 +77,7 @@ final class AuthStatuses {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return AuthStatus.problem("the check was interrupted");
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       return AuthStatus.problem("the check failed: " + e.getCause().getMessage());
     }
   }

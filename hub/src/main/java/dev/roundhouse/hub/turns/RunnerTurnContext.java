@@ -7,7 +7,6 @@ import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Decision;
-import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.model.PermissionRule;
 import dev.roundhouse.hub.decisions.PermissionRules;
 import dev.roundhouse.hub.events.Event;
@@ -26,6 +25,8 @@ import dev.roundhouse.hub.spi.PermissionVerdict;
 import dev.roundhouse.hub.spi.TurnContext;
 import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.spi.TurnStoppedException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The runner's side of one turn: persists and publishes what the driver emits, runs the permission gate,
@@ -51,7 +52,7 @@ final class RunnerTurnContext implements TurnContext {
    */
   private final Set<String> agentTools;
   /** Opened on first ask, revoked when the turn ends. */
-  private final java.util.concurrent.atomic.AtomicReference<AgentEndpoint> endpoint = new java.util.concurrent.atomic.AtomicReference<>();
+  private final AtomicReference<AgentEndpoint> endpoint = new AtomicReference<>();
 
   RunnerTurnContext(
       RunnerParts parts, DecisionParking parking, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended, Set<String> agentTools) {
@@ -170,7 +171,7 @@ final class RunnerTurnContext implements TurnContext {
 
   private Decision park(
       String kind, String title, JsonNode details, List<String> options,
-      java.util.function.Function<Decision, EventDraft> companion) {
+      Function<Decision, EventDraft> companion) {
     return parking.park(active, turnId, project.id(), kind, title, details, options, companion);
   }
 

@@ -22,6 +22,9 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.events.EventDraft;
 
 /**
  * One task's turn loop (OkHttp's RealCall to {@link ActiveTurns}' Dispatcher): on a virtual thread of its
@@ -161,9 +164,9 @@ final class TurnLoop {
     try {
       parts.store().write(w -> {
         TurnEvent.Error error = new TurnEvent.Error(message);
-        var data = (com.fasterxml.jackson.databind.node.ObjectNode) dev.roundhouse.hub.core.Json.tree(error);
+        var data = (ObjectNode) Json.tree(error);
         data.put("turn", turn.id());
-        w.append(new dev.roundhouse.hub.events.EventDraft(error.type(), Actor.agent(turn.taskId()), projectOf(w, turn.taskId()), turn.taskId(), data));
+        w.append(new EventDraft(error.type(), Actor.agent(turn.taskId()), projectOf(w, turn.taskId()), turn.taskId(), data));
         return null;
       });
     } catch (RuntimeException ignored) {

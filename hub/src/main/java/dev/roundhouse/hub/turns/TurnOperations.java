@@ -27,6 +27,8 @@ import java.util.Map;
 import dev.roundhouse.hub.api.TurnApi;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AuthStatus;
+import dev.roundhouse.hub.model.PermissionRule;
+import java.time.Clock;
 
 /** Registers the runner's, transcripts' and decisions' operations; the rules live in those classes. */
 public final class TurnOperations {
@@ -34,7 +36,7 @@ public final class TurnOperations {
 
   public static void register(
       OperationRegistry registry, TurnRunner runner, Transcripts transcripts, Decisions decisions, DriverRegistry drivers, Store store,
-      java.time.Clock clock) {
+      Clock clock) {
     registry.register(Operation.of(
         "turn_start",
         "Start an agent turn on a task; returns at once while the turn runs in the hub. Refused when the task"
@@ -89,7 +91,7 @@ public final class TurnOperations {
   private static DriverList driverList(DriverRegistry drivers, AuthStatuses statuses) {
     List<AgentDriver> all = drivers.list();
     List<AuthStatus> auth = statuses.of(all);
-    List<DriverInfo> infos = new java.util.ArrayList<>(all.size());
+    List<DriverInfo> infos = new ArrayList<>(all.size());
     for (int i = 0; i < all.size(); i++) {
       infos.add(new DriverInfo(all.get(i).id(), all.get(i).capabilities(), auth.get(i)));
     }
@@ -132,7 +134,7 @@ public final class TurnOperations {
       String command = decision.request().hasNonNull("command") ? decision.request().get("command").asText() : null;
       String prefix = command == null ? "" : PermissionRules.checkShellPrefix(in.rule() != null ? in.rule() : command);
       if (command != null && !PermissionRules.allows(
-          new dev.roundhouse.hub.model.PermissionRule(0, 0, tool, prefix, actor, w.now()), tool, command)) {
+          new PermissionRule(0, 0, tool, prefix, actor, w.now()), tool, command)) {
         throw new RoundhouseException.InvalidInput(
             "rule_mismatch", "the rule '" + prefix + "' does not allow the command it answers ('" + command + "')");
       }

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.LinkedHashMap;
 
 /**
  * The {@code service_*} operations: thin calls on a project's supervisor, with the stored registry kept beside
@@ -265,7 +266,7 @@ final class ServiceOperations {
   }
 
   private static Map<String, String> environment(List<String> assignments) {
-    Map<String, String> env = new java.util.LinkedHashMap<>();
+    Map<String, String> env = new LinkedHashMap<>();
     for (String assignment : assignments == null ? List.<String>of() : assignments) {
       int equals = assignment.indexOf('=');
       if (equals <= 0) {

@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The services module's records in the hub's store (namespace {@value #NAMESPACE}), and their layout:
@@ -77,8 +79,8 @@ final class ServiceRecords {
   }
 
   /** Every port claim, by port. */
-  java.util.Map<Integer, PortClaim> portClaims() {
-    java.util.Map<Integer, PortClaim> claims = new java.util.TreeMap<>();
+  Map<Integer, PortClaim> portClaims() {
+    Map<Integer, PortClaim> claims = new TreeMap<>();
     for (ExtensionRecord record : records.list("port/")) {
       claims.put(Integer.parseInt(record.key().substring("port/".length())),
           Json.mapper().convertValue(record.value(), PortClaim.class));

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.roundhouse.hub.ops.OperationRegistry;
 
 /**
  * The services module's hub extension: the {@code service_*} operations over one supervisor per project
@@ -59,7 +60,7 @@ public final class ServicesExtension implements HubExtension {
    * Registers the services' operations in {@code registry} for their descriptions only (the generated reference);
    * the registry must never invoke them.
    */
-  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+  public static void describe(OperationRegistry registry) {
     new ServiceOperations(null).register(registry);
   }
 

@@ -32,6 +32,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.xnio.Pooled;
 
 /**
  * {@code /api/x/pty?project=P[&task=N][&columns=C&rows=R][&session=ID]}: a real shell on a PTY over a WebSocket,
@@ -118,7 +121,7 @@ final class TerminalRoute implements HttpHandler, AutoCloseable {
       place = services.context().placeOf(taskId);
     } else if (projectText != null) {
       project = services.project(projectText);
-      place = TurnPlace.of(java.nio.file.Path.of(project.path()));
+      place = TurnPlace.of(Path.of(project.path()));
     } else {
       throw new RoundhouseException.InvalidInput("a terminal needs project=<id or name> or task=<id>");
     }
@@ -142,7 +145,7 @@ final class TerminalRoute implements HttpHandler, AutoCloseable {
       @Override
       @SuppressWarnings("deprecation") // BufferedBinaryMessage hands its data only as xnio's deprecated Pooled
       protected void onFullBinaryMessage(WebSocketChannel socket, BufferedBinaryMessage message) {
-        try (org.xnio.Pooled<ByteBuffer[]> data = message.getData()) {
+        try (Pooled<ByteBuffer[]> data = message.getData()) {
           int size = 0;
           for (ByteBuffer buffer : data.getResource()) {
             size += buffer.remaining();
@@ -186,7 +189,7 @@ final class TerminalRoute implements HttpHandler, AutoCloseable {
     }
     switch (message.path("type").asText()) {
       case "resize" -> session.resize(message.path("columns").asInt(80), message.path("rows").asInt(24));
-      case "input" -> session.input(message.path("data").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      case "input" -> session.input(message.path("data").asText().getBytes(StandardCharsets.UTF_8));
       case "detach" -> detached.set(true);
       default -> LOG.debug("terminal {}: unknown control message {}", session.id(), message.path("type").asText());
     }

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.HashMap;
+import java.util.Objects;
 
 /**
  * Reclaiming landed workspaces ({@code task_reclaim}) and the retention sweep ({@code workspace_sweep}, and the
@@ -86,7 +88,7 @@ final class Cleanups {
   private SweepReport run(Actor actor, boolean dryRun, int days, Long projectFilter) {
     List<SweepCandidate> candidates = new ArrayList<>();
     List<SweepItem> refused = new ArrayList<>();
-    Map<Long, Task> tasks = new java.util.HashMap<>();
+    Map<Long, Task> tasks = new HashMap<>();
     for (ExtensionRecord record : workspaces.records().list("task/")) {
       Stored.TaskRecord stored = Json.mapper().convertValue(record.value(), Stored.TaskRecord.class);
       TaskWorktree worktree = stored.worktree();
@@ -145,7 +147,7 @@ final class Cleanups {
     return workspaces.pullRequests(task).stream()
         .filter(pr -> pr.pullRequest().state() == PullRequestState.MERGED)
         .map(pr -> pr.pullRequest().headCommit())
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .toList();
   }
 }

@@ -10,6 +10,7 @@ import dev.roundhouse.workspace.MergeOutcome;
 import dev.roundhouse.workspace.MergeResult;
 import dev.roundhouse.workspace.TaskWorktree;
 import java.util.Optional;
+import org.eclipse.jgit.lib.Repository;
 
 /**
  * Landing a task and keeping it current: {@code task_merge} (task into base; a conflict changes nothing and
@@ -94,7 +95,7 @@ final class Landings {
     }
     Project project = workspaces.project(in.project());
     String branch = in.branch() == null ? "" : in.branch().strip();
-    if (branch.isEmpty() || !org.eclipse.jgit.lib.Repository.isValidRefName("refs/heads/" + branch)) {
+    if (branch.isEmpty() || !Repository.isValidRefName("refs/heads/" + branch)) {
       throw new RoundhouseException.InvalidInput("'" + in.branch() + "' is not a valid branch name");
     }
     String before = workspaces.baseBranch(project.id());

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Pull requests of tasks: {@code create_pr} through the configured forge, and polling of open ones (by the
@@ -30,7 +32,7 @@ final class PullRequestDesk {
   private final TaskWorkspaces workspaces;
   private final WorkspaceSettings settings;
   /** One forge object per name: a local forge serialises its bare repository with a lock of its own. */
-  private final java.util.concurrent.ConcurrentHashMap<String, Forge> forges = new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Forge> forges = new ConcurrentHashMap<>();
 
   PullRequestDesk(TaskWorkspaces workspaces, WorkspaceSettings settings) {
     this.workspaces = workspaces;
@@ -109,7 +111,7 @@ final class PullRequestDesk {
     Stored.PullRequestRecord updated = new Stored.PullRequestRecord(pr.task(), pr.forge(), now, pr.createdAt(),
         workspaces.clock().instant());
     workspaces.records().put(Stored.pullRequest(pr.task(), now.number()), updated,
-        TaskWorkspaces.draft(new WorkspaceEvent.PullRequestUpdated(pr.forge(), now, was.state().name().toLowerCase(java.util.Locale.ROOT)), actor, task));
+        TaskWorkspaces.draft(new WorkspaceEvent.PullRequestUpdated(pr.forge(), now, was.state().name().toLowerCase(Locale.ROOT)), actor, task));
     if (now.state() == PullRequestState.MERGED && workspaces.records().get(Stored.landed(pr.task())).isEmpty()) {
       Stored.Landed landed = new Stored.Landed("pull_request", now.headCommit(), now.number(), workspaces.clock().instant());
       workspaces.records().putIfAbsent(Stored.landed(pr.task()), landed,

@@ -11,6 +11,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.Locale;
+import java.util.TreeSet;
 
 /**
  * Reviews of a task's diff, by people, clients or the agents of other tasks: one current review per reviewer
@@ -36,7 +38,7 @@ final class Reviews {
       throw new RoundhouseException.Forbidden("forbidden", "the agent of task " + task.id()
           + " cannot review its own work; another task's agent, a client or the user can");
     }
-    String verdict = in.verdict() == null ? "" : in.verdict().strip().toLowerCase(java.util.Locale.ROOT);
+    String verdict = in.verdict() == null ? "" : in.verdict().strip().toLowerCase(Locale.ROOT);
     if (!VERDICTS.contains(verdict)) {
       throw new RoundhouseException.InvalidInput("verdict '" + in.verdict() + "' is neither approve nor request_changes");
     }
@@ -46,7 +48,7 @@ final class Reviews {
     for (Stored.ReviewComment comment : comments) {
       if (comment.path() == null || !paths.contains(comment.path())) {
         throw new RoundhouseException.InvalidInput("comment on '" + comment.path() + "': task " + task.id()
-            + "'s diff has no such file (it changes " + (paths.isEmpty() ? "nothing" : String.join(", ", new java.util.TreeSet<>(paths))) + ")");
+            + "'s diff has no such file (it changes " + (paths.isEmpty() ? "nothing" : String.join(", ", new TreeSet<>(paths))) + ")");
       }
       if (comment.line() < 1) {
         throw new RoundhouseException.InvalidInput("comment on " + comment.path() + ": line " + comment.line() + " is not a line (lines start at 1)");

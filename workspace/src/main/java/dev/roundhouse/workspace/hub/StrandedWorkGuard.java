@@ -10,6 +10,7 @@ import dev.roundhouse.workspace.PullRequestState;
 import dev.roundhouse.workspace.Stranded;
 import java.util.List;
 import java.util.Optional;
+import java.util.Objects;
 
 /**
  * Refuses an agent's move of a task to done while the task's work is stranded: uncommitted files, or commits
@@ -48,7 +49,7 @@ final class StrandedWorkGuard implements TaskStatusGuard {
     return workspaces.pullRequests(task).stream()
         .filter(pr -> pr.pullRequest().state() != PullRequestState.CLOSED)
         .map(pr -> pr.pullRequest().headCommit())
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .toList();
   }
 }

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import dev.roundhouse.hub.core.Json;
+import java.util.Comparator;
 
 /**
  * The extension's view of tasks and their workspaces: the hub's tasks and projects (read through its
@@ -98,8 +100,8 @@ final class TaskWorkspaces {
   /** The task's pull requests as last polled, oldest first. */
   List<Stored.PullRequestRecord> pullRequests(long task) {
     return records.list(Stored.pullRequests(task)).stream()
-        .map(record -> dev.roundhouse.hub.core.Json.mapper().convertValue(record.value(), Stored.PullRequestRecord.class))
-        .sorted(java.util.Comparator.comparingLong(pr -> pr.pullRequest().number()))
+        .map(record -> Json.mapper().convertValue(record.value(), Stored.PullRequestRecord.class))
+        .sorted(Comparator.comparingLong(pr -> pr.pullRequest().number()))
         .toList();
   }
 

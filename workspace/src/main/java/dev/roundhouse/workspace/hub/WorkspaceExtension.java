@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.ops.OperationRegistry;
 
 /**
  * The workspace module's hub extension: every task of a git project gets its own branch and worktree on its
@@ -66,7 +68,7 @@ public final class WorkspaceExtension implements HubExtension {
     context.contributeToTurns(new WorkspaceTools(workspaces));
     context.offerResource(resource.resource());
     replace(watch, TurnEndWatch.start(context.events(), task -> workspaces.recorded(task).isPresent(),
-        task -> resource.changed(dev.roundhouse.hub.core.Actor.agent(task), task)));
+        task -> resource.changed(Actor.agent(task), task)));
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("workspace-poll").factory());
     AtomicReference<Instant> lastSweep = new AtomicReference<>(Instant.MIN);
@@ -93,7 +95,7 @@ public final class WorkspaceExtension implements HubExtension {
    * Registers the workspace's operations in {@code registry} for their descriptions only (generated documentation,
    * offline catalogs): the registry must never invoke them.
    */
-  public static void describe(dev.roundhouse.hub.ops.OperationRegistry registry) {
+  public static void describe(OperationRegistry registry) {
     new WorkspaceOperations(null, null, null, null, null).register(registry);
   }
 

@@ -21,6 +21,7 @@ import dev.roundhouse.workspace.WorktreeStatus;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The workspace's operations, as every face offers them: names, descriptions, schemas (from
@@ -36,7 +37,7 @@ record WorkspaceOperations(TaskWorkspaces workspaces, Landings landings, Reviews
     Cleanups cleanups) {
 
   /** The operations an agent gets as tools (see {@link WorkspaceTools}). */
-  static final java.util.Set<String> AGENT_TOOLS = java.util.Set.of("task_workspace", "task_diff", "task_commits",
+  static final Set<String> AGENT_TOOLS = Set.of("task_workspace", "task_diff", "task_commits",
       "submit_review", "get_review");
 
   void register(OperationRegistry registry) {
