@@ -53,8 +53,9 @@ final class EventFeed implements AutoCloseable {
    * Hands every event after {@code after} to {@code sink}, in order, each once.
    *
    * @return the sequence number of the last event handed over ({@code after} if none)
-   * @throws CliFailure when the hub cannot be reached at the start, refuses the request, or (replay only)
-   *     is lost before the replay ends
+   * @throws CliFailure when the hub cannot be reached at the start or (replay only) is lost before the
+   *     replay ends
+   * @throws dev.roundhouse.hubclient.HubErrorException when the hub refuses the request (its sentence)
    */
   long run(long after, boolean follow, Consumer<SseReader.Message> sink) {
     long last = after;
