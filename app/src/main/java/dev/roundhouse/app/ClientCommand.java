@@ -2,6 +2,8 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hubclient.HubUnavailableException;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -10,7 +12,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command that attaches to the running hub (see {@link HubEndpoint}), calls operations and prints the
- * answer: the hub's JSON with {@code --json}, compact text otherwise. Subclasses implement {@link #run}.
+ * answer: the hub's JSON with {@code --json} (the raw {@link RemoteHub#call(String, Object)}), compact text
+ * from the typed calls otherwise. Subclasses implement {@link #run}; a hub that cannot be reached is
+ * reported here ({@link HubEndpoint#failure}), a hub error answer exits 1 with the hub's sentence.
  *
  * <p>Not thread-safe: picocli fills it and runs it once, on one thread.
  */
@@ -29,8 +33,11 @@ abstract class ClientCommand implements Callable<Integer> {
   public final Integer call() {
     validate();
     PrintWriter out = spec.commandLine().getOut();
-    try (HubClient hub = HubClient.attach(context)) {
+    HubEndpoint endpoint = HubEndpoint.locate(context);
+    try (RemoteHub hub = endpoint.connect()) {
       run(hub, out);
+    } catch (HubUnavailableException e) {
+      throw endpoint.failure(e);
     } finally {
       out.flush();
     }
@@ -41,7 +48,7 @@ abstract class ClientCommand implements Callable<Integer> {
   void validate() {}
 
   /** Does the command's work against {@code hub}, printing to {@code out}. */
-  abstract void run(HubClient hub, PrintWriter out);
+  abstract void run(RemoteHub hub, PrintWriter out);
 
   /** True when {@code --json} was given. */
   final boolean json() {

@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.api.TurnApi;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.http.HubServer;
+import dev.roundhouse.hubclient.HubUnavailableException;
+import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.hubclient.SseReader;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,8 +21,6 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -82,24 +84,28 @@ final class DemoCommand implements Callable<Integer> {
     Path folder = Files.createDirectories(home.resolve("demo-project"));
     HubConfig config = HubConfig.forHome(home);
     try (Hub hub = Hub.open(config, Drivers.all(context, config));
-        HubServer server = HubServer.start(hub);
-        HubClient client = new HubClient(new HubEndpoint(server.url(), hub.token(), home, false))) {
-      out.println("A throwaway hub on " + server.url() + " (home " + home + ") with the script driver.");
-      client.call("project_create", fields("name", PROJECT, "path", folder.toString(), "default_agent", ScriptDriver.ID));
-      long task = client.call("task_create", fields("project", PROJECT, "title", "Fix the cart total")).get("id").asLong();
-      out.println("Project " + PROJECT + ", task " + task + " \"Fix the cart total\"; starting a turn with " + SCRIPT + ".");
-      out.println();
-      out.flush();
-      try (InputStream stream = client.openTaskEvents(task)) {
-        long turn = client.call("turn_start", fields("task", task, "message", SCRIPT, "driver", ScriptDriver.ID))
-            .at("/turn/id").asLong();
-        return follow(client, new SseReader(stream), turn, out);
+        HubServer server = HubServer.start(hub)) {
+      HubEndpoint endpoint = new HubEndpoint(server.url(), hub.token(), home, false);
+      try (RemoteHub client = endpoint.connect()) {
+        out.println("A throwaway hub on " + server.url() + " (home " + home + ") with the script driver.");
+        client.projectCreate(new BoardApi.ProjectCreate(PROJECT, folder.toString(), ScriptDriver.ID, null));
+        long task = client.taskCreate(
+            new BoardApi.TaskCreate(PROJECT, "Fix the cart total", null, null, null, null, null, null, null, null, null)).id();
+        out.println("Project " + PROJECT + ", task " + task + " \"Fix the cart total\"; starting a turn with " + SCRIPT + ".");
+        out.println();
+        out.flush();
+        try (InputStream stream = client.openTaskEvents(task, null)) {
+          long turn = client.turnStart(new TurnApi.TurnStart(task, SCRIPT, ScriptDriver.ID, null, null, null)).turn().id();
+          return follow(client, new SseReader(stream), turn, out);
+        }
+      } catch (HubUnavailableException e) {
+        throw endpoint.failure(e);
       }
     }
   }
 
   /** Prints the turn's events, answering its decisions, until it ends; true when it completed. */
-  private boolean follow(HubClient client, SseReader reader, long turn, PrintWriter out) throws IOException {
+  private boolean follow(RemoteHub client, SseReader reader, long turn, PrintWriter out) throws IOException {
     TurnPrinter printer = new TurnPrinter(out);
     BufferedReader terminal = new BufferedReader(new InputStreamReader(context.stdin(), StandardCharsets.UTF_8));
     DecisionPrompt prompt = new DecisionPrompt(printer, terminal, !isTerminal(context.stdin()), yes);
@@ -117,7 +123,7 @@ final class DemoCommand implements Callable<Integer> {
         JsonNode decision = data.path("decision");
         Optional<String> answer = prompt.answer(decision);
         if (answer.isPresent()) {
-          client.call("decision_answer", fields("decision", decision.path("id").asLong(), "answer", answer.get()));
+          client.decisionAnswer(new TurnApi.DecisionAnswer(decision.path("id").asLong(), answer.get(), null, null));
         }
         continue;
       }
@@ -134,14 +140,6 @@ final class DemoCommand implements Callable<Integer> {
     } catch (JsonProcessingException e) {
       throw new CliFailure(ExitCode.FAILED, "bad_event", "the demo hub sent an event that is not JSON: " + e.getOriginalMessage());
     }
-  }
-
-  private static Map<String, Object> fields(Object... keysAndValues) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      fields.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return fields;
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.hubclient.HubUnavailableException;
 import dev.roundhouse.hubclient.ReconnectPause;
+import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.hubclient.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,17 +33,17 @@ import java.util.function.Supplier;
  * wait between attempts; no I/O happens under it.
  */
 final class EventFeed implements AutoCloseable {
-  private final Supplier<HubClient> connector;
+  private final Supplier<HubEndpoint> connector;
   private final Consumer<String> notices;
   private final ReconnectPause pause;
-  private volatile HubClient current;
+  private volatile RemoteHub current;
 
   /**
-   * @param connector finds the hub and connects to it; called again for every reconnect
+   * @param connector finds the hub; called again for every reconnect (the hub may have moved)
    * @param retryDelay the wait between reconnect attempts while following
    * @param notices receives one-line notes for humans (lost the hub, reconnected)
    */
-  EventFeed(Supplier<HubClient> connector, Duration retryDelay, Consumer<String> notices) {
+  EventFeed(Supplier<HubEndpoint> connector, Duration retryDelay, Consumer<String> notices) {
     this.connector = connector;
     this.pause = new ReconnectPause(retryDelay);
     this.notices = notices;
@@ -51,8 +53,9 @@ final class EventFeed implements AutoCloseable {
    * Hands every event after {@code after} to {@code sink}, in order, each once.
    *
    * @return the sequence number of the last event handed over ({@code after} if none)
-   * @throws CliFailure when the hub cannot be reached at the start, refuses the request, or (replay only)
-   *     is lost before the replay ends
+   * @throws CliFailure when the hub cannot be reached at the start or (replay only) is lost before the
+   *     replay ends
+   * @throws dev.roundhouse.hubclient.HubErrorException when the hub refuses the request (its sentence)
    */
   long run(long after, boolean follow, Consumer<SseReader.Message> sink) {
     long last = after;
@@ -61,14 +64,17 @@ final class EventFeed implements AutoCloseable {
     while (!pause.closed()) {
       String lost;
       boolean resumable = false;
-      try (HubClient client = connector.get()) {
+      RemoteHub client = null;
+      try {
+        HubEndpoint endpoint = connector.get();
+        client = endpoint.connect();
         current = client;
         if (pause.closed()) {
           break;
         }
-        InputStream body = client.openEvents(last, follow, connectedBefore ? last : null);
+        InputStream body = open(endpoint, client, last, follow, connectedBefore ? last : null);
         if (outage) {
-          notices.accept("reconnected to the hub at " + client.endpoint().url() + "; resuming after event " + last);
+          notices.accept("reconnected to the hub at " + endpoint.url() + "; resuming after event " + last);
           outage = false;
         }
         connectedBefore = true;
@@ -86,6 +92,9 @@ final class EventFeed implements AutoCloseable {
         lost = failure.getMessage();
       } finally {
         current = null;
+        if (client != null) {
+          client.close();
+        }
       }
       if (pause.closed()) {
         break;
@@ -104,6 +113,15 @@ final class EventFeed implements AutoCloseable {
       pause.pause();
     }
     return last;
+  }
+
+  /** Opens the stream; a hub that cannot be reached is the CLI's failure (see {@link HubEndpoint#failure}). */
+  private static InputStream open(HubEndpoint endpoint, RemoteHub client, long after, boolean follow, Long lastEventId) {
+    try {
+      return client.http().openEvents(after, follow, lastEventId);
+    } catch (HubUnavailableException e) {
+      throw endpoint.failure(e);
+    }
   }
 
   /** How one connection ended: finished (replay done), resumable (the hub dropped a slow reader), or lost. */
@@ -159,7 +177,7 @@ final class EventFeed implements AutoCloseable {
   @Override
   public void close() {
     pause.close(); // first, so that the aborted read below knows it was asked for
-    HubClient client = current;
+    RemoteHub client = current;
     if (client != null) {
       client.close();
     }

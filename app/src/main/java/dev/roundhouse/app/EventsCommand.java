@@ -53,7 +53,7 @@ final class EventsCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try (EventFeed feed =
         new EventFeed(
-            () -> HubClient.attach(context),
+            () -> HubEndpoint.locate(context),
             RETRY_DELAY,
             notice -> {
               err.println("roundhouse: " + notice);

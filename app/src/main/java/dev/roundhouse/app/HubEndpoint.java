@@ -4,14 +4,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.LocalToken;
+import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.hubclient.HubHttp;
+import dev.roundhouse.hubclient.HubUnavailableException;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Where the running hub listens and the token it expects. The URL is {@code ROUNDHOUSE_URL} when set, else
  * the {@code url} the hub recorded in its lock file ({@code $ROUNDHOUSE_HOME/hub.lock}), which counts only
- * while a process holds the lock. The token is read from {@code $ROUNDHOUSE_HOME/token}. Immutable.
+ * while a process holds the lock. The token is read from {@code $ROUNDHOUSE_HOME/token}. {@link #connect()}
+ * opens the typed client there; {@link #failure} is how the CLI reports a hub it cannot reach. Immutable.
  *
  * @param url the base URL, without a trailing slash
  * @param token the bearer token
@@ -21,6 +27,8 @@ import java.nio.file.Path;
 record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
 
   static final String URL_VARIABLE = "ROUNDHOUSE_URL";
+  /** How long the CLI waits for an operation's answer. */
+  static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(60);
 
   /**
    * Finds the hub for this context.
@@ -69,6 +77,29 @@ record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
             : "no hub is running for " + home + " (nothing answers at " + url + ": " + reason
                 + "); start one with ./roundhouse serve";
     return new CliFailure(ExitCode.NO_HUB, "hub_unreachable", message);
+  }
+
+  /**
+   * The typed client of the hub here, sending {@code User-Agent: roundhouse-cli}; close it when done, which
+   * stops its threads and aborts any response still being read. Its failures are the client's: report a
+   * {@link HubUnavailableException} with {@link #failure}; a hub error answer exits 1 with the hub's sentence.
+   */
+  RemoteHub connect() {
+    HubAddress address = new HubAddress(url, token);
+    return RemoteHub.connect(() -> address, "roundhouse-cli", OPERATION_TIMEOUT);
+  }
+
+  /**
+   * A hub that cannot be reached here, as the CLI reports it: exit {@link ExitCode#NO_HUB}, except an
+   * interrupted wait (exit 1).
+   */
+  CliFailure failure(HubUnavailableException e) {
+    return switch (e.reason()) {
+      case REFUSED -> unreachable("connection refused");
+      case NO_CONNECTION -> unreachable("no connection within " + HubHttp.CONNECT_TIMEOUT.toSeconds() + " s");
+      case INTERRUPTED -> new CliFailure(ExitCode.FAILED, "interrupted", e.getMessage(), e);
+      case NOT_FOUND, LOST -> new CliFailure(ExitCode.NO_HUB, "hub_unreachable", e.getMessage(), e);
+    };
   }
 
   private static String token(Path file) {

@@ -1,7 +1,8 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,13 +32,14 @@ final class ProjectAddCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     String folder = (path == null ? context.workingDirectory() : context.resolve(path)).toString();
-    JsonNode project = hub.call("project_create", new BoardApi.ProjectCreate(name, folder, agent, projectContext));
+    BoardApi.ProjectCreate input = new BoardApi.ProjectCreate(name, folder, agent, projectContext);
     if (json()) {
-      printJson(out, project);
-    } else {
-      out.println("created project " + project.path("id").asLong() + " " + project.path("name").asText() + " at " + project.path("path").asText());
+      printJson(out, hub.call("project_create", input));
+      return;
     }
+    Project project = hub.projectCreate(input);
+    out.println("created project " + project.id() + " " + project.name() + " at " + project.path());
   }
 }

@@ -1,7 +1,10 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 
 /** {@code roundhouse project list}: {@code project_list}. Not thread-safe (picocli command). */
@@ -13,24 +16,19 @@ final class ProjectListCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode answer = hub.call("project_list", null);
+  void run(RemoteHub hub, PrintWriter out) {
     if (json()) {
-      printJson(out, answer);
+      printJson(out, hub.call("project_list", null));
       return;
     }
-    JsonNode projects = answer.path("projects");
+    List<Project> projects = hub.projectList();
     if (projects.isEmpty()) {
       out.println("no projects; add one with: roundhouse project add NAME [PATH]");
       return;
     }
     Table table = new Table().row("ID", "NAME", "AGENT", "PATH");
-    for (JsonNode project : projects) {
-      table.row(
-          project.path("id").asLong(),
-          project.path("name").asText(),
-          Texts.text(project, "default_agent", "-"),
-          project.path("path").asText());
+    for (Project project : projects) {
+      table.row(project.id(), project.name(), Objects.requireNonNullElse(project.defaultAgent(), "-"), project.path());
     }
     table.print(out);
   }

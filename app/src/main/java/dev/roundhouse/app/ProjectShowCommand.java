@@ -1,7 +1,8 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,18 +23,17 @@ final class ProjectShowCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode found = hub.call("project_get", new BoardApi.ProjectRef(project));
+  void run(RemoteHub hub, PrintWriter out) {
     if (json()) {
-      printJson(out, found);
+      printJson(out, hub.call("project_get", new BoardApi.ProjectRef(project)));
       return;
     }
+    Project found = hub.projectGet(project);
     ProjectText.details(out, found);
-    JsonNode board = hub.call("project_board", new BoardApi.ProjectRef(found.path("id").asText()));
     List<String> counts = new ArrayList<>();
-    for (JsonNode column : board.path("columns")) {
-      if (!column.path("tasks").isEmpty()) {
-        counts.add(column.path("tasks").size() + " " + column.path("status").asText());
+    for (BoardApi.Column column : hub.projectBoard(Long.toString(found.id())).columns()) {
+      if (!column.tasks().isEmpty()) {
+        counts.add(column.tasks().size() + " " + column.status().wireName());
       }
     }
     out.println();

@@ -1,22 +1,23 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.model.Project;
 import java.io.PrintWriter;
+import java.util.Objects;
 
 /** Human renderings of projects. Stateless; thread-safe. */
 final class ProjectText {
   private ProjectText() {}
 
   /** The project's fields, one per line. */
-  static void details(PrintWriter out, JsonNode project) {
-    out.println("project " + project.path("id").asLong() + "  " + project.path("name").asText());
+  static void details(PrintWriter out, Project project) {
+    out.println("project " + project.id() + "  " + project.name());
     new Table()
-        .row("path", Texts.text(project, "path", "-"))
-        .row("agent", Texts.text(project, "default_agent", "-"))
-        .row("created", Texts.time(project.get("created_at")))
-        .row("updated", Texts.time(project.get("updated_at")))
+        .row("path", Objects.requireNonNullElse(project.path(), "-"))
+        .row("agent", Objects.requireNonNullElse(project.defaultAgent(), "-"))
+        .row("created", Texts.time(project.createdAt()))
+        .row("updated", Texts.time(project.updatedAt()))
         .print(out);
-    String context = Texts.text(project, "context", "");
+    String context = Objects.requireNonNullElse(project.context(), "");
     if (!context.isBlank()) {
       out.println();
       out.println("context:");

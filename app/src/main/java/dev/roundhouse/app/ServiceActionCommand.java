@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.services.hub.ServicesApi;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -32,7 +33,7 @@ abstract class ServiceActionCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     JsonNode state = hub.call(operation, new ServicesApi.ServiceRef(project, service, waitSeconds()));
     if (json()) {
       printJson(out, state);

@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.services.hub.ServicesApi;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ final class ServiceListCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     JsonNode answer = hub.call("service_list", new ServicesApi.ProjectRef(project));
     if (json()) {
       printJson(out, answer);

@@ -2,6 +2,8 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.services.hub.ServicesApi;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -42,7 +44,7 @@ final class ServiceLogsCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     if (!follow) {
       JsonNode answer = hub.call("service_logs", new ServicesApi.LogsQuery(project, service, (long) -tail, 2000));
       answer.path("lines").forEach(line -> print(out, line));
@@ -51,8 +53,9 @@ final class ServiceLogsCommand extends ClientCommand {
     hub.call("service_logs", new ServicesApi.LogsQuery(project, service, -1L, 1)); // names an unknown service plainly
     String path = "/api/x/services/" + URLEncoder.encode(project, StandardCharsets.UTF_8).replace("+", "%20") + "/"
         + URLEncoder.encode(service, StandardCharsets.UTF_8) + "/logs?follow=1&tail=" + tail;
-    HttpRequest request = HttpRequest.newBuilder(URI.create(hub.endpoint().url() + path))
-        .header("Authorization", "Bearer " + hub.endpoint().token())
+    HubAddress address = hub.http().address();
+    HttpRequest request = HttpRequest.newBuilder(URI.create(address.url() + path))
+        .header("Authorization", "Bearer " + address.token())
         .header("Accept", "text/event-stream").GET().build();
     try (HttpClient client = HttpClient.newHttpClient()) {
       HttpResponse<java.io.InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());

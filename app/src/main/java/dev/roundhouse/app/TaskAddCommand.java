@@ -1,9 +1,9 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -53,17 +53,14 @@ final class TaskAddCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode task =
-        hub.call(
-            "task_create",
-            new BoardApi.TaskCreate(
-                project, String.join(" ", title), description, status, priority, tags, blockedBy,
-                null, agent, branch, null));
+  void run(RemoteHub hub, PrintWriter out) {
+    BoardApi.TaskCreate input =
+        new BoardApi.TaskCreate(
+            project, String.join(" ", title), description, status, priority, tags, blockedBy, null, agent, branch, null);
     if (json()) {
-      printJson(out, task);
-    } else {
-      out.println("created " + TaskText.summary(task));
+      printJson(out, hub.call("task_create", input));
+      return;
     }
+    out.println("created " + TaskText.summary(hub.taskCreate(input)));
   }
 }

@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,12 +17,12 @@ final class TaskDeleteCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode deleted = hub.call("task_delete", new BoardApi.TaskRef(id));
+  void run(RemoteHub hub, PrintWriter out) {
     if (json()) {
-      printJson(out, deleted);
-    } else {
-      out.println("deleted task " + deleted.path("task").asLong() + " " + deleted.path("title").asText());
+      printJson(out, hub.call("task_delete", new BoardApi.TaskRef(id)));
+      return;
     }
+    BoardApi.TaskDeleted deleted = hub.taskDelete(id);
+    out.println("deleted task " + deleted.task() + " " + deleted.title());
   }
 }

@@ -1,8 +1,10 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.HashMap;
 import java.util.List;
@@ -44,14 +46,14 @@ final class TaskListCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode answer =
-        hub.call("task_list", new BoardApi.TaskListQuery(project, statuses, tag, text, limit, offset));
+  void run(RemoteHub hub, PrintWriter out) {
+    BoardApi.TaskListQuery query = new BoardApi.TaskListQuery(project, statuses, tag, text, limit, offset);
     if (json()) {
-      printJson(out, answer);
+      printJson(out, hub.call("task_list", query));
       return;
     }
-    JsonNode tasks = answer.path("tasks");
+    BoardApi.TaskList answer = hub.taskList(query);
+    List<Task> tasks = answer.tasks();
     if (tasks.isEmpty()) {
       out.println("no tasks");
       return;
@@ -60,16 +62,17 @@ final class TaskListCommand extends ClientCommand {
     Table table = TaskText.table();
     tasks.forEach(task -> TaskText.row(table, task, names));
     table.print(out);
-    if (answer.path("has_more").asBoolean()) {
+    if (answer.hasMore()) {
       int shown = tasks.size() + (offset == null ? 0 : offset);
       out.println("(more tasks match; see the next page with --offset " + shown + ")");
     }
   }
 
-  static Map<Long, String> projectNames(HubClient hub) {
+  static Map<Long, String> projectNames(RemoteHub hub) {
     Map<Long, String> names = new HashMap<>();
-    hub.call("project_list", null).path("projects")
-        .forEach(p -> names.put(p.path("id").asLong(), p.path("name").asText()));
+    for (Project project : hub.projectList()) {
+      names.put(project.id(), project.name());
+    }
     return names;
   }
 }

@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,7 +24,7 @@ final class TaskMergeCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     JsonNode view = hub.call("task_merge", WorkspaceInputs.of("task", id, "ask_agent", askAgent ? Boolean.TRUE : null));
     report(out, view, json());
   }

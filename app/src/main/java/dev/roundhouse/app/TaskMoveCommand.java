@@ -1,8 +1,8 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -40,19 +40,19 @@ final class TaskMoveCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode moved = hub.call("task_move", new BoardApi.TaskMove(ids, status, project));
+  void run(RemoteHub hub, PrintWriter out) {
+    BoardApi.TaskMove input = new BoardApi.TaskMove(ids, status, project);
     if (json()) {
-      printJson(out, moved);
+      printJson(out, hub.call("task_move", input));
       return;
     }
-    out.println("moved " + Texts.count(moved.path("tasks").size(), "task") + ":");
-    moved.path("tasks").forEach(task -> out.println("  " + TaskText.summary(task)));
-    JsonNode dropped = moved.path("dropped_edges");
+    BoardApi.TaskMoved moved = hub.taskMove(input);
+    out.println("moved " + Texts.count(moved.tasks().size(), "task") + ":");
+    moved.tasks().forEach(task -> out.println("  " + TaskText.summary(task)));
+    List<BoardApi.DroppedEdge> dropped = moved.droppedEdges() == null ? List.of() : moved.droppedEdges();
     if (!dropped.isEmpty()) {
       out.println("dropped " + Texts.count(dropped.size(), "blocked-by edge") + " (only one end moved):");
-      dropped.forEach(edge -> out.println(
-          "  task " + edge.path("task").asLong() + " is no longer blocked by task " + edge.path("blocked_by").asLong()));
+      dropped.forEach(edge -> out.println("  task " + edge.task() + " is no longer blocked by task " + edge.blockedBy()));
     }
   }
 }

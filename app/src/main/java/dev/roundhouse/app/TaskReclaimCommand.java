@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -20,7 +21,7 @@ final class TaskReclaimCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     JsonNode view = hub.call("task_reclaim", WorkspaceInputs.of("task", id));
     JsonNode result = view.path("result");
     if (json()) {

@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -23,12 +23,11 @@ final class TaskRevertCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode task = hub.call("task_revert_edit", new BoardApi.EditRef(edit));
+  void run(RemoteHub hub, PrintWriter out) {
     if (json()) {
-      printJson(out, task);
-    } else {
-      out.println("reverted edit " + edit + "; now " + TaskText.summary(task));
+      printJson(out, hub.call("task_revert_edit", new BoardApi.EditRef(edit)));
+      return;
     }
+    out.println("reverted edit " + edit + "; now " + TaskText.summary(hub.taskRevertEdit(edit)));
   }
 }

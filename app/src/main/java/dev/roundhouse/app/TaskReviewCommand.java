@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +58,7 @@ final class TaskReviewCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     if (withdraw) {
       JsonNode withdrawn = hub.call("withdraw_review", WorkspaceInputs.of("task", id));
       if (json()) {

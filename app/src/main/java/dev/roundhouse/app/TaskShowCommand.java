@@ -1,9 +1,10 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,19 +27,18 @@ final class TaskShowCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
-    JsonNode task = hub.call("task_get", new BoardApi.TaskRef(id));
-    JsonNode history = hub.call("task_edits", new BoardApi.TaskEditsQuery(id, edits)).path("edits");
+  void run(RemoteHub hub, PrintWriter out) {
     if (json()) {
       ObjectNode both = Json.mapper().createObjectNode();
-      both.set("task", task);
-      both.set("edits", history);
+      both.set("task", hub.call("task_get", new BoardApi.TaskRef(id)));
+      both.set("edits", hub.call("task_edits", new BoardApi.TaskEditsQuery(id, edits)).path("edits"));
       printJson(out, both);
       return;
     }
-    String projectName =
-        TaskListCommand.projectNames(hub).getOrDefault(task.path("project_id").asLong(), "?");
+    Task task = hub.taskGet(id);
+    BoardApi.TaskEdits history = hub.taskEdits(new BoardApi.TaskEditsQuery(id, edits));
+    String projectName = TaskListCommand.projectNames(hub).getOrDefault(task.projectId(), "?");
     TaskText.details(out, task, projectName);
-    TaskText.edits(out, history);
+    TaskText.edits(out, history.edits());
   }
 }

@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -15,7 +16,7 @@ final class TaskSyncCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     TaskMergeCommand.report(out, hub.call("task_sync", WorkspaceInputs.of("task", id)), json());
   }
 }

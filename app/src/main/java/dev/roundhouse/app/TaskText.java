@@ -1,8 +1,11 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.TaskEdit;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Human renderings of tasks and their edits. Stateless; thread-safe. */
 final class TaskText {
@@ -14,42 +17,41 @@ final class TaskText {
   }
 
   /** One task as a row of {@link #table()}; {@code projects} maps project ids to names. */
-  static void row(Table table, JsonNode task, Map<Long, String> projects) {
-    long project = task.path("project_id").asLong();
+  static void row(Table table, Task task, Map<Long, String> projects) {
     table.row(
-        task.path("id").asLong(),
-        projects.getOrDefault(project, Long.toString(project)),
-        task.path("status").asText(),
-        task.path("priority").asText(),
-        (task.path("suggested").asBoolean() ? "(suggested) " : "") + Texts.abbreviate(task.path("title").asText(), 72),
-        Texts.join(task.path("tags"), ","));
+        task.id(),
+        projects.getOrDefault(task.projectId(), Long.toString(task.projectId())),
+        task.status().wireName(),
+        task.priority().wireName(),
+        (task.suggested() ? "(suggested) " : "") + Texts.abbreviate(task.title(), 72),
+        String.join(",", task.tags()));
   }
 
   /** {@code task 12 [todo] Fix the build}: one line naming a task. */
-  static String summary(JsonNode task) {
-    return "task " + task.path("id").asLong() + " [" + task.path("status").asText() + "] " + task.path("title").asText();
+  static String summary(Task task) {
+    return "task " + task.id() + " [" + task.status().wireName() + "] " + task.title();
   }
 
   /** Every field of a task, then its description. */
-  static void details(PrintWriter out, JsonNode task, String projectName) {
-    out.println("task " + task.path("id").asLong() + "  " + task.path("title").asText());
+  static void details(PrintWriter out, Task task, String projectName) {
+    out.println("task " + task.id() + "  " + task.title());
     Table fields =
         new Table()
-            .row("project", projectName + " (" + task.path("project_id").asLong() + ")")
-            .row("status", task.path("status").asText() + (task.path("suggested").asBoolean() ? " (suggested)" : ""))
-            .row("priority", task.path("priority").asText())
-            .row("tags", task.path("tags").isEmpty() ? "-" : Texts.join(task.path("tags"), ", "))
-            .row("blocked by", task.path("blocked_by").isEmpty() ? "-" : Texts.join(task.path("blocked_by"), ", "))
-            .row("agent", Texts.text(task, "agent", "-"))
-            .row("branch", Texts.text(task, "branch", "-"));
-    if (task.hasNonNull("start_at")) {
-      fields.row("start at", Texts.time(task.get("start_at")));
+            .row("project", projectName + " (" + task.projectId() + ")")
+            .row("status", task.status().wireName() + (task.suggested() ? " (suggested)" : ""))
+            .row("priority", task.priority().wireName())
+            .row("tags", task.tags().isEmpty() ? "-" : String.join(", ", task.tags()))
+            .row("blocked by", task.blockedBy().isEmpty() ? "-" : Texts.join(task.blockedBy(), ", "))
+            .row("agent", Objects.requireNonNullElse(task.agent(), "-"))
+            .row("branch", Objects.requireNonNullElse(task.branch(), "-"));
+    if (task.startAt() != null) {
+      fields.row("start at", Texts.time(task.startAt()));
     }
     fields
-        .row("created", Texts.time(task.get("created_at")) + " by " + Texts.text(task, "created_by", "?"))
-        .row("updated", Texts.time(task.get("updated_at")))
+        .row("created", Texts.time(task.createdAt()) + " by " + Texts.or(task.createdBy(), "?"))
+        .row("updated", Texts.time(task.updatedAt()))
         .print(out);
-    String description = Texts.text(task, "description", "");
+    String description = Objects.requireNonNullElse(task.description(), "");
     if (!description.isBlank()) {
       out.println();
       out.println("description:");
@@ -58,7 +60,7 @@ final class TaskText {
   }
 
   /** A task's edits, newest first, as returned by {@code task_edits}. */
-  static void edits(PrintWriter out, JsonNode edits) {
+  static void edits(PrintWriter out, List<TaskEdit> edits) {
     out.println();
     if (edits.isEmpty()) {
       out.println("edits: none");
@@ -66,17 +68,15 @@ final class TaskText {
     }
     out.println("edits (newest first; undo one with: roundhouse task revert EDIT_ID):");
     Table table = new Table().row("  EDIT", "AT", "BY", "FIELD", "BEFORE", "AFTER");
-    for (JsonNode edit : edits) {
-      String reverted = edit.hasNonNull("reverted_at")
-          ? "  (reverted by " + Texts.text(edit, "reverted_by", "?") + ")"
-          : "";
+    for (TaskEdit edit : edits) {
+      String reverted = edit.revertedAt() != null ? "  (reverted by " + Texts.or(edit.revertedBy(), "?") + ")" : "";
       table.row(
-          "  " + edit.path("id").asLong(),
-          Texts.time(edit.get("at")),
-          Texts.text(edit, "actor", "?"),
-          edit.path("field").asText(),
-          Texts.abbreviate(Texts.value(edit.get("before")), 40),
-          Texts.abbreviate(Texts.value(edit.get("after")), 40) + reverted);
+          "  " + edit.id(),
+          Texts.time(edit.at()),
+          Texts.or(edit.actor(), "?"),
+          edit.field(),
+          Texts.abbreviate(Texts.value(edit.before()), 40),
+          Texts.abbreviate(Texts.value(edit.after()), 40) + reverted);
     }
     table.print(out);
   }

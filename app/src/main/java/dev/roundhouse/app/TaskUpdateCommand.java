@@ -1,9 +1,9 @@
 package dev.roundhouse.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.TaskStatus;
+import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -77,19 +77,16 @@ final class TaskUpdateCommand extends ClientCommand {
   }
 
   @Override
-  void run(HubClient hub, PrintWriter out) {
+  void run(RemoteHub hub, PrintWriter out) {
     List<String> newTags = clearTags ? List.of() : tags;
     List<Long> newBlockers = clearBlockedBy ? List.of() : blockedBy;
-    JsonNode task =
-        hub.call(
-            "task_update",
-            new BoardApi.TaskUpdate(
-                id, title, description, status, priority, newTags, newBlockers,
-                accept ? Boolean.FALSE : null, agent, branch, null));
+    BoardApi.TaskUpdate input =
+        new BoardApi.TaskUpdate(
+            id, title, description, status, priority, newTags, newBlockers, accept ? Boolean.FALSE : null, agent, branch, null);
     if (json()) {
-      printJson(out, task);
-    } else {
-      out.println("updated " + TaskText.summary(task));
+      printJson(out, hub.call("task_update", input));
+      return;
     }
+    out.println("updated " + TaskText.summary(hub.taskUpdate(input)));
   }
 }

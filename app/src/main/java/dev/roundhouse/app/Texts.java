@@ -8,7 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Small renderings of JSON values for human output. Stateless; thread-safe. */
+/** Small renderings of values (the hub's records and JSON) for human output. Stateless; thread-safe. */
 final class Texts {
   private Texts() {}
 
@@ -16,6 +16,16 @@ final class Texts {
   static String text(JsonNode node, String field, String fallback) {
     JsonNode value = node.path(field);
     return value.isMissingNode() || value.isNull() ? fallback : value.asText();
+  }
+
+  /** {@code value}'s text, or {@code fallback} when it is null. */
+  static String or(Object value, String fallback) {
+    return value == null ? fallback : value.toString();
+  }
+
+  /** An instant shortened to whole seconds ({@code 2026-11-30T12:05:42Z}); empty when null. */
+  static String time(Instant value) {
+    return value == null ? "" : value.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   /** An ISO instant shortened to whole seconds ({@code 2026-11-30T12:05:42Z}); empty when absent. */
@@ -34,6 +44,13 @@ final class Texts {
   static String join(JsonNode array, String separator) {
     List<String> parts = new ArrayList<>();
     array.forEach(element -> parts.add(element.isValueNode() ? element.asText() : Json.write(element)));
+    return String.join(separator, parts);
+  }
+
+  /** The values joined by {@code separator}. */
+  static String join(List<?> values, String separator) {
+    List<String> parts = new ArrayList<>();
+    values.forEach(value -> parts.add(String.valueOf(value)));
     return String.join(separator, parts);
   }
 

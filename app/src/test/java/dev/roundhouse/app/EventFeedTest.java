@@ -40,7 +40,7 @@ class EventFeedTest {
     Context cli = context(home, home);
     AtomicLong last = new AtomicLong(-1);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    try (EventFeed feed = new EventFeed(() -> HubClient.attach(cli), Duration.ofMillis(20), notices::add)) {
+    try (EventFeed feed = new EventFeed(() -> HubEndpoint.locate(cli), Duration.ofMillis(20), notices::add)) {
       Thread runner = Thread.ofVirtual().start(() -> {
         try {
           last.set(feed.run(0, true, received::add));
@@ -82,7 +82,7 @@ class EventFeedTest {
     String script = "retry: 1000\n: roundhouse events after 0\n\n" + FakeEventServer.event(1, "task.created")
         + "event: end\ndata: {\"last_seq\":1}\n\n" + FakeEventServer.event(2, "task.created");
     try (FakeEventServer server = new FakeEventServer(List.of(script));
-        EventFeed feed = new EventFeed(() -> server.client(home), Duration.ofMillis(10), notices::add)) {
+        EventFeed feed = new EventFeed(() -> server.endpoint(home), Duration.ofMillis(10), notices::add)) {
       long last = feed.run(0, false, received::add);
 
       assertThat(last).isEqualTo(1);
@@ -96,7 +96,7 @@ class EventFeedTest {
     String script = ": roundhouse events after 5\n\n" + FakeEventServer.event(6, "task.created")
         + FakeEventServer.event(7, "task.updated") + ": keep-alive\n\n" + FakeEventServer.event(8, "task.updated");
     try (FakeEventServer server = new FakeEventServer(List.of(script));
-        EventFeed feed = new EventFeed(() -> server.client(home), Duration.ofMillis(10), notices::add)) {
+        EventFeed feed = new EventFeed(() -> server.endpoint(home), Duration.ofMillis(10), notices::add)) {
       assertThat(feed.run(5, false, received::add)).isEqualTo(7);
       assertThat(ids()).containsExactly("6", "7");
     }
@@ -108,7 +108,7 @@ class EventFeedTest {
         + "event: closed\ndata: {\"reason\":\"fell behind\",\"last_seq\":2}\n\n";
     String second = FakeEventServer.event(2, "b") + FakeEventServer.event(3, "c") + "event: end\ndata: {}\n\n";
     try (FakeEventServer server = new FakeEventServer(List.of(first, second));
-        EventFeed feed = new EventFeed(() -> server.client(home), Duration.ofMillis(10), notices::add)) {
+        EventFeed feed = new EventFeed(() -> server.endpoint(home), Duration.ofMillis(10), notices::add)) {
       assertThat(feed.run(0, false, received::add)).isEqualTo(3);
       assertThat(ids()).containsExactly("1", "2", "3");
       assertThat(server.lastEventIds).containsExactly("none", "2");
@@ -118,7 +118,7 @@ class EventFeedTest {
   @Test
   void aReplayCutShortFailsWithExit3() {
     try (FakeEventServer server = new FakeEventServer(List.of(FakeEventServer.event(1, "a")));
-        EventFeed feed = new EventFeed(() -> server.client(home), Duration.ofMillis(10), notices::add)) {
+        EventFeed feed = new EventFeed(() -> server.endpoint(home), Duration.ofMillis(10), notices::add)) {
       CliFailure failure = org.junit.jupiter.api.Assertions.assertThrows(CliFailure.class, () -> feed.run(0, false, received::add));
 
       assertThat(failure.exit()).isEqualTo(ExitCode.NO_HUB);
@@ -133,7 +133,7 @@ class EventFeedTest {
       EventFeed feed = new EventFeed(
           () -> {
             if (attempts.getAndIncrement() == 0) {
-              return server.client(home);
+              return server.endpoint(home);
             }
             throw HubEndpoint.notRunning(home);
           },

@@ -55,8 +55,9 @@ final class FakeEventServer implements AutoCloseable {
     return "id: " + seq + "\nevent: " + type + "\ndata: {\"seq\":" + seq + ",\"type\":\"" + type + "\"}\n\n";
   }
 
-  HubClient client(Path home) {
-    return new HubClient(new HubEndpoint("http://127.0.0.1:" + server.getAddress().getPort(), "token", home, true));
+  /** Where this server listens, as the CLI finds a hub. */
+  HubEndpoint endpoint(Path home) {
+    return new HubEndpoint("http://127.0.0.1:" + server.getAddress().getPort(), "token", home, true);
   }
 
   @Override

@@ -81,6 +81,10 @@ public final class RemoteHub implements AutoCloseable {
 
   // ---- projects and tasks (BoardApi)
 
+  public Project projectCreate(BoardApi.ProjectCreate input) {
+    return call("project_create", input, Project.class);
+  }
+
   public List<Project> projectList() {
     return call("project_list", new BoardApi.NoInput(), BoardApi.ProjectList.class).projects();
   }
@@ -88,6 +92,11 @@ public final class RemoteHub implements AutoCloseable {
   /** One project by id or name. */
   public Project projectGet(String project) {
     return call("project_get", new BoardApi.ProjectRef(project), Project.class);
+  }
+
+  /** One project's board: a column per status, each in board order. */
+  public BoardApi.BoardView projectBoard(String project) {
+    return call("project_board", new BoardApi.ProjectRef(project), BoardApi.BoardView.class);
   }
 
   public Task taskGet(long task) {
@@ -104,6 +113,24 @@ public final class RemoteHub implements AutoCloseable {
 
   public BoardApi.TaskList taskList(BoardApi.TaskListQuery query) {
     return call("task_list", query, BoardApi.TaskList.class);
+  }
+
+  public BoardApi.TaskMoved taskMove(BoardApi.TaskMove input) {
+    return call("task_move", input, BoardApi.TaskMoved.class);
+  }
+
+  public BoardApi.TaskDeleted taskDelete(long task) {
+    return call("task_delete", new BoardApi.TaskRef(task), BoardApi.TaskDeleted.class);
+  }
+
+  /** A task's recorded edits, newest first. */
+  public BoardApi.TaskEdits taskEdits(BoardApi.TaskEditsQuery query) {
+    return call("task_edits", query, BoardApi.TaskEdits.class);
+  }
+
+  /** Undoes one recorded edit; returns the task as it now is. */
+  public Task taskRevertEdit(long edit) {
+    return call("task_revert_edit", new BoardApi.EditRef(edit), Task.class);
   }
 
   // ---- turns, transcripts, decisions, drivers (TurnApi)

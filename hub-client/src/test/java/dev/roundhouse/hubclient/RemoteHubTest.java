@@ -51,6 +51,29 @@ class RemoteHubTest {
   }
 
   @Test
+  void boardWritesAndHistoryReturnTheHubsRecords() {
+    Project web = client.projectCreate(new BoardApi.ProjectCreate("web", hub.folder("web"), "t", null));
+    Project api = client.projectCreate(new BoardApi.ProjectCreate("api", hub.folder("api"), null, null));
+    Task first = client.taskCreate(new BoardApi.TaskCreate("web", "First", null, TaskStatus.TODO, null, null, null, null, null, null, null));
+    Task second = client.taskCreate(new BoardApi.TaskCreate("web", "Second", null, null, null, null, List.of(first.id()), null, null, null, null));
+
+    assertThat(client.projectBoard("web").columns())
+        .filteredOn(column -> !column.tasks().isEmpty())
+        .extracting(BoardApi.Column::status)
+        .containsExactly(TaskStatus.BACKLOG, TaskStatus.TODO);
+    BoardApi.TaskMoved moved = client.taskMove(new BoardApi.TaskMove(List.of(second.id()), null, "api"));
+    assertThat(moved.tasks()).extracting(Task::projectId).containsExactly(api.id());
+    assertThat(moved.droppedEdges()).containsExactly(new BoardApi.DroppedEdge(second.id(), first.id()));
+    assertThat(web.defaultAgent()).isEqualTo("t");
+
+    client.taskUpdate(new BoardApi.TaskUpdate(first.id(), "First, renamed", null, null, null, null, null, null, null, null, null));
+    var edit = client.taskEdits(new BoardApi.TaskEditsQuery(first.id(), 10)).edits().getFirst();
+    assertThat(edit.field()).isEqualTo("title");
+    assertThat(client.taskRevertEdit(edit.id()).title()).isEqualTo("First");
+    assertThat(client.taskDelete(first.id())).isEqualTo(new BoardApi.TaskDeleted(first.id(), "First"));
+  }
+
+  @Test
   void turnCallsStartATurnAndReadItsTranscript() {
     hub.http().op("project_create", java.util.Map.of("name", "web", "path", hub.folder("web"), "default_agent", "t"));
     Task task = client.taskCreate(new BoardApi.TaskCreate("web", "Say done", null, null, null, null, null, null, null, null, null));
