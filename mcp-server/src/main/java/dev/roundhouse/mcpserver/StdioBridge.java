@@ -155,7 +155,7 @@ final class StdioBridge {
       byte[] bytes = body.readAllBytes();
       if (bytes.length > 0) {
         JsonNode answer = Json.mapper().readTree(bytes);
-        if (response.statusCode() >= 400 && request && answer.path("id").isNull()) {
+        if (response.statusCode() >= 400 && request && answer.path("id").isNull() && MessageChecks.usableId(id)) {
           ((ObjectNode) answer).set("id", id); // the hub's refusal, addressed to the request it refused
         }
         deliver(answer);
