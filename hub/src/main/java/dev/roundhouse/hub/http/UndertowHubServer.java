@@ -68,7 +68,12 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   static UndertowHubServer start(Hub hub, Duration keepAlive, List<? extends HttpMount> mounts) {
     HubConfig config = hub.config();
     try {
-      checkBindAllowed(config);
+      if (!checkBindAllowed(config)) {
+        log.warn(
+            "binding {}, reachable from other machines: every route but /api/health needs the token,"
+                + " and requests travel unencrypted unless a TLS proxy fronts the hub",
+            config.bind());
+      }
     } catch (RuntimeException e) {
       closeAll(mounts);
       throw e;
@@ -158,7 +163,8 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     }
   }
 
-  private static void checkBindAllowed(HubConfig config) {
+  /** Refuses a non-loopback address without {@code allowRemote}; returns whether the address is loopback. */
+  static boolean checkBindAllowed(HubConfig config) {
     boolean loopback;
     try {
       loopback = InetAddress.getByName(config.bind()).isLoopbackAddress();
@@ -172,12 +178,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
               + ": it is reachable from other machines. Pass --allow-remote to do so on purpose;"
               + " every request then still needs the token");
     }
-    if (!loopback) {
-      log.warn(
-          "binding {}, reachable from other machines: every route but /api/health needs the token,"
-              + " and requests travel unencrypted unless a TLS proxy fronts the hub",
-          config.bind());
-    }
+    return loopback;
   }
 
   @Override

@@ -14,6 +14,7 @@ import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
+import java.math.BigDecimal;
 
 /**
  * Derives JSON Schemas (draft 2020-12) from operation records, using the same naming rules as {@link Json},
@@ -25,6 +26,9 @@ import dev.roundhouse.hub.core.Json;
 final class Schemas {
   private static final PropertyNamingStrategies.NamingBase SNAKE =
       (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+
+  /** The name of the field every paged operation's input takes its page size in. */
+  static final String PAGE_LIMIT = "limit";
 
   private final SchemaGenerator generator;
 
@@ -51,6 +55,14 @@ final class Schemas {
               }
               return SNAKE.translate(field.getDeclaredName());
             });
+    // One rule for every paged operation: a field named limit is a whole number of at least 1 (absent means the
+    // operation's default). It is in the published schema, and the registry validates input against that schema, so
+    // no operation checks it itself and none can forget to (docs/operations.md says so in its preamble).
+    config
+        .forFields()
+        .withNumberInclusiveMinimumResolver(
+            field -> field.getDeclaredName().equals(PAGE_LIMIT) && isWholeNumber(field.getType().getErasedType())
+                ? BigDecimal.ONE : null);
     config
         .forTypesInGeneral()
         .withCustomDefinitionProvider(
@@ -70,6 +82,10 @@ final class Schemas {
               return null;
             });
     this.generator = new SchemaGenerator(config.build());
+  }
+
+  private static boolean isWholeNumber(Class<?> type) {
+    return type == Integer.class || type == int.class || type == Long.class || type == long.class;
   }
 
   ObjectNode schemaOf(Class<?> type) {
