@@ -191,6 +191,36 @@ class McpWireTest {
     }
   }
 
+  @Test
+  void throughTheStdioRelayALineOverTheCapIsRefusedAndTheNextIsAnswered() throws Exception {
+    BlockingQueue<JsonNode> stdout = new LinkedBlockingQueue<>();
+    PipedOutputStream stdin = new PipedOutputStream();
+    PipedInputStream in = new PipedInputStream(stdin, 1 << 16);
+    StdioBridge bridge = new StdioBridge(hub.server().url(), mayStart -> hub.server().url(), () -> token, lines(stdout));
+    Thread relay = Thread.ofVirtual().start(() -> bridge.run(in));
+    try {
+      send(stdin, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"stdio-cap\",\"version\":\"1\"}}}");
+      assertThat(stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+      byte[] chunk = "x".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
+      for (int i = 0; i < (3 * BoundedLines.DEFAULT_MAX) / chunk.length; i++) {
+        stdin.write(chunk);
+      }
+      send(stdin, "");
+      JsonNode refusal = stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+      assertThat(refusal).isNotNull();
+      assertThat(refusal.path("error").path("code").asInt()).as(refusal.toString()).isEqualTo(-32600);
+      assertThat(refusal.path("error").path("message").asText()).contains("at most " + BoundedLines.DEFAULT_MAX);
+      send(stdin, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+      JsonNode pong = stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+      assertThat(pong).isNotNull();
+      assertThat(pong.path("id").asInt()).isEqualTo(2);
+    } finally {
+      stdin.close();
+      relay.join(DEADLINE);
+    }
+  }
+
   private void assertSessionGoesOn() throws Exception {
     HttpResponse<String> pong = sessions.post(session, "{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"ping\"}");
     assertThat(pong.statusCode()).as(pong.body()).isEqualTo(200);

@@ -14,7 +14,6 @@ import com.github.victools.jsonschema.module.jackson.JacksonModule;
 import com.github.victools.jsonschema.module.jackson.JacksonOption;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
-import java.math.BigDecimal;
 
 /**
  * Derives JSON Schemas (draft 2020-12) from operation records, using the same naming rules as {@link Json},
@@ -55,14 +54,6 @@ final class Schemas {
               }
               return SNAKE.translate(field.getDeclaredName());
             });
-    // One rule for every paged operation: a field named limit is a whole number of at least 1 (absent means the
-    // operation's default). It is in the published schema, and the registry validates input against that schema, so
-    // no operation checks it itself and none can forget to (docs/operations.md says so in its preamble).
-    config
-        .forFields()
-        .withNumberInclusiveMinimumResolver(
-            field -> field.getDeclaredName().equals(PAGE_LIMIT) && isWholeNumber(field.getType().getErasedType())
-                ? BigDecimal.ONE : null);
     config
         .forTypesInGeneral()
         .withCustomDefinitionProvider(
@@ -84,11 +75,15 @@ final class Schemas {
     this.generator = new SchemaGenerator(config.build());
   }
 
-  private static boolean isWholeNumber(Class<?> type) {
-    return type == Integer.class || type == int.class || type == Long.class || type == long.class;
-  }
-
   ObjectNode schemaOf(Class<?> type) {
-    return generator.generateSchema(type);
+    ObjectNode schema = generator.generateSchema(type);
+    // One rule for every paged operation: a top-level field named limit is a whole number of at least 1 (absent
+    // means the operation's default). It is in the published schema, and the registry validates input against that
+    // schema, so no operation checks it itself and none can forget to (docs/operations.md says so in its preamble).
+    // An integer node, not victools' BigDecimal, so the schema equals itself after a JSON round trip.
+    if (schema.path("properties").path(PAGE_LIMIT) instanceof ObjectNode limit && "integer".equals(limit.path("type").asText())) {
+      limit.put("minimum", 1);
+    }
+    return schema;
   }
 }
