@@ -70,6 +70,7 @@ final class ServeCommand implements Callable<Integer> {
     HubConfig config;
     try {
       config = configure();
+      HubServer.checkBind(config); // options first: a refused start leaves the home untouched
     } catch (RoundhouseException e) {
       return refuse(err, ExitCode.CANNOT_START, e.getMessage());
     }

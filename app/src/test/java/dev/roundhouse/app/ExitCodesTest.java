@@ -105,11 +105,16 @@ class ExitCodesTest {
   }
 
   @Test
-  void serveRefusesANonLoopbackBindWithoutAllowRemoteAndExits5() {
+  void serveRefusesANonLoopbackBindWithoutAllowRemoteAtOnceAndLeavesTheHomeEmpty() throws IOException {
+    long started = System.nanoTime();
     CliResult result = CliResult.run(context(emptyHome, emptyHome), "serve", "--port", "0", "--bind", "0.0.0.0");
 
     assertThat(result.exit()).isEqualTo(5);
     assertThat(result.err()).startsWith("roundhouse: refusing to bind 0.0.0.0").contains("--allow-remote");
+    try (var created = java.nio.file.Files.list(emptyHome)) {
+      assertThat(created).as("no database, token or lock before the options are checked").isEmpty();
+    }
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(5));
   }
 
   @Test

@@ -49,10 +49,20 @@ final class CleanErrorsFilter extends HttpFilter {
     }
     if (capturing.failed()) {
       String session = request.getHeader("Mcp-Session-Id");
-      if (capturing.status() == 404 && session != null) {
+      Object answeredId = request.getAttribute(MessageChecks.RESPONSE_ID);
+      if (capturing.status() >= 500 && answeredId != null) {
+        // The SDK fails on a client's response it cannot match to a request of its own: the client's mistake.
+        JsonRpcErrors.send(response, 400, JsonRpcErrors.INVALID_REQUEST,
+            "the server is waiting for no answer with id " + answeredId + " (" + message(capturing) + ")");
+      } else if (capturing.status() == 404 && session != null) {
         JsonRpcErrors.send(response, 404, JsonRpcErrors.SESSION_NOT_FOUND, unknownSession(session));
       } else {
-        JsonRpcErrors.send(response, capturing.status(), message(capturing));
+        Integer code = jsonRpcCode(capturing);
+        if (code != null) {
+          JsonRpcErrors.send(response, capturing.status(), code, message(capturing)); // ours: its code stands
+        } else {
+          JsonRpcErrors.send(response, capturing.status(), message(capturing));
+        }
       }
     }
   }
@@ -74,6 +84,21 @@ final class CleanErrorsFilter extends HttpFilter {
       return seconds / 60 + (seconds == 60 ? " minute" : " minutes");
     }
     return seconds >= 1 ? seconds + " s" : sessionIdle.toMillis() + " ms";
+  }
+
+  /** The code of a JSON-RPC error our own filters wrote ({@code {"jsonrpc":"2.0",…,"error":{"code":N}}}), or null. */
+  private static Integer jsonRpcCode(ErrorCapturingResponse failed) {
+    String body = failed.capturedBody();
+    if (body.isBlank()) {
+      return null;
+    }
+    try {
+      JsonNode error = Json.mapper().readTree(body);
+      JsonNode code = error.path("error").path("code");
+      return "2.0".equals(error.path("jsonrpc").textValue()) && code.isInt() ? code.intValue() : null;
+    } catch (IOException | RuntimeException notJson) {
+      return null;
+    }
   }
 
   private static String message(ErrorCapturingResponse failed) {

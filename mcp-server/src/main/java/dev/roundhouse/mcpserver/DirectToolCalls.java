@@ -1,5 +1,6 @@
 package dev.roundhouse.mcpserver;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -81,7 +82,8 @@ final class DirectToolCalls extends HttpFilter {
     if (known == null || !acceptsBoth(request.getHeader("Accept")) || !isJson(request.getContentType())) {
       return false;
     }
-    PlainToolCall call = PlainToolCall.of(BufferedBody.of(request).bytes());
+    PlainToolCall call = request.getAttribute(MessageChecks.MESSAGE) instanceof JsonNode message
+        ? PlainToolCall.of(message) : PlainToolCall.of(BufferedBody.of(request).bytes());
     if (call == null) {
       return false;
     }

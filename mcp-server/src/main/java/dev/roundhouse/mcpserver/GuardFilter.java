@@ -8,7 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * Applies {@link RequestChecks} to every request and answers a refusal itself, as a JSON-RPC error, with
+ * Refuses a request with more than one {@code Origin} or {@code Host} header (403), then applies {@link RequestChecks} to every request and answers a refusal itself, as a JSON-RPC error, with
  * {@code WWW-Authenticate} on a 401; a request that passes carries its {@link Caller} as a request attribute. Must be deployed async-supported, as the SDK's servlet answers
  * requests asynchronously. Thread-safe (immutable).
  */
@@ -23,6 +23,14 @@ final class GuardFilter extends HttpFilter {
   @Override
   protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws IOException, ServletException {
+    for (String header : new String[] {"Origin", "Host"}) {
+      int count = java.util.Collections.list(request.getHeaders(header)).size();
+      if (count > 1) {
+        // One value each, or the check reads the first and another layer (a proxy, a browser) may read the last.
+        JsonRpcErrors.send(response, 403, "the request has " + count + " " + header + " headers; at most one is accepted");
+        return;
+      }
+    }
     switch (checks.check(request::getHeader)) {
       case RequestChecks.Passed passed -> {
         request.setAttribute(Caller.KEY, passed.caller());

@@ -1,5 +1,6 @@
 package dev.roundhouse.mcpserver;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Json;
 import jakarta.servlet.http.HttpServletResponse;
@@ -33,6 +34,24 @@ final class JsonRpcErrors {
     error.put("code", code);
     error.put("message", oneLine(message));
     response.setStatus(status);
+    response.setContentType("application/json");
+    response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+    response.getWriter().write(Json.write(body));
+    response.getWriter().flush();
+  }
+
+  /**
+   * Answers the request {@code id} with a JSON-RPC error, as HTTP 200 and JSON: a refusal of one request the
+   * client can match to what it asked, as the SDK answers a request that fails.
+   */
+  static void answer(HttpServletResponse response, JsonNode id, int code, String message) throws IOException {
+    ObjectNode body = Json.mapper().createObjectNode();
+    body.put("jsonrpc", "2.0");
+    body.set("id", id);
+    ObjectNode error = body.putObject("error");
+    error.put("code", code);
+    error.put("message", oneLine(message));
+    response.setStatus(200);
     response.setContentType("application/json");
     response.setCharacterEncoding(StandardCharsets.UTF_8.name());
     response.getWriter().write(Json.write(body));

@@ -31,6 +31,11 @@ record PlainToolCall(Object id, String name, JsonNode arguments) {
     } catch (IOException | RuntimeException e) {
       return null;
     }
+    return message == null ? null : of(message);
+  }
+
+  /** The call {@code message} (as {@link MessageChecks} parsed it) is, or null when it is not a plain call. */
+  static PlainToolCall of(JsonNode message) {
     if (message == null || !message.isObject() || !only(message, MESSAGE_FIELDS)
         || !"2.0".equals(message.path("jsonrpc").textValue()) || !"tools/call".equals(message.path("method").textValue())) {
       return null;

@@ -59,11 +59,18 @@ final class StdioBridge {
   int run(InputStream in) {
     try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      for (String line; (line = reader.readLine()) != null; ) {
-        if (line.isBlank()) {
+      BoundedLines lines = new BoundedLines(reader, BoundedLines.DEFAULT_MAX);
+      for (BoundedLines.Line line; (line = lines.next()) != null; ) {
+        if (line instanceof BoundedLines.TooLong tooLong) {
+          log.warn("refused a stdin line of {} characters (at most {})", tooLong.length(), BoundedLines.DEFAULT_MAX);
+          out.write(StdoutLines.error(null, JsonRpcErrors.INVALID_REQUEST, "the message is " + tooLong.length()
+              + " characters long; roundhouse mcp accepts at most " + BoundedLines.DEFAULT_MAX + " per line"));
           continue;
         }
-        String message = line;
+        String message = ((BoundedLines.Text) line).text();
+        if (message.isBlank()) {
+          continue;
+        }
         if (hub.session() == null) {
           relay(message); // initialize: everything after it needs the session id it yields
         } else {
@@ -155,7 +162,7 @@ final class StdioBridge {
       byte[] bytes = body.readAllBytes();
       if (bytes.length > 0) {
         JsonNode answer = Json.mapper().readTree(bytes);
-        if (response.statusCode() >= 400 && request && answer.path("id").isNull()) {
+        if (response.statusCode() >= 400 && request && answer.path("id").isNull() && MessageChecks.usableId(id)) {
           ((ObjectNode) answer).set("id", id); // the hub's refusal, addressed to the request it refused
         }
         deliver(answer);

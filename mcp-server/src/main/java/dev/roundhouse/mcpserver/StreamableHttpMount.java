@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * The MCP SDK's Streamable HTTP servlet in an Undertow servlet deployment of its own, mounted at
  * {@link McpServers#PATH} on the hub's server. In front of it, these filters in this order (all async-supported,
  * as the servlet is): {@link CleanErrorsFilter}, {@link GuardFilter} (which also tells an external client from a
- * task's agent: {@link Caller}), {@link BodyLimitFilter}, {@link DirectToolCalls} (which answers plain calls of
+ * task's agent: {@link Caller}), {@link BodyLimitFilter}, {@link MessageChecks} (a message's JSON-RPC shape), {@link DirectToolCalls} (which answers plain calls of
  * operations itself, in the sessions that {@link TrackedSessions} saw the SDK start), {@link ToolCallRouting},
  * {@link PlainReconnectFilter} and {@link CoalescingFilter}. It registers {@link AgentTokens} with the hub's
  * runner, so turns get task-scoped endpoints while it is mounted. Tools come from {@link OperationTools},
@@ -131,6 +131,7 @@ final class StreamableHttpMount implements HttpMount {
             .addFilter(filter("clean-errors", new CleanErrorsFilter(options.sessionIdle())))
             .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
             .addFilter(filter("body-limit", new BodyLimitFilter(hub.config().maxBodyBytes())))
+            .addFilter(filter("message-checks", new MessageChecks()))
             .addFilter(filter("direct-tool-calls", direct))
             .addFilter(filter("tool-call-routing", new ToolCallRouting(
                 name -> hub.operations().describe(name).isPresent() || options.extraTool(name))))
@@ -139,6 +140,7 @@ final class StreamableHttpMount implements HttpMount {
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("body-limit", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("message-checks", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("direct-tool-calls", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("plain-reconnect", "/*", DispatcherType.REQUEST)

@@ -168,7 +168,7 @@ final class ApiRoutes {
 
   private JsonNode readBody(HttpServerExchange exchange) throws IOException {
     String type = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
-    if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+    if (type != null && !type.strip().toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
       throw new RoundhouseException.InvalidInput(
           "unsupported_media_type", "the body must be application/json, not " + type);
     }
@@ -190,8 +190,13 @@ final class ApiRoutes {
     if (body.length == 0) {
       return null;
     }
+    if (type == null) {
+      // Refused as text/plain is: a browser's form or fetch without a type must not post to the hub.
+      throw new RoundhouseException.InvalidInput(
+          "unsupported_media_type", "a body needs 'Content-Type: application/json'; this request has no Content-Type");
+    }
     try {
-      return Json.mapper().readTree(new String(body, StandardCharsets.UTF_8));
+      return Json.readStrict(body);
     } catch (JsonProcessingException e) {
       var location = e.getLocation();
       throw new RoundhouseException.InvalidInput(

@@ -13,7 +13,7 @@ import java.util.Set;
 /**
  * The checks every request passes before it reaches a route: a present and foreign {@code Origin} is
  * refused, and so is a {@code Host} that is not this machine when bound to loopback (both defend against
- * DNS rebinding); then the bearer token, on every route but the health check. Immutable; thread-safe.
+ * DNS rebinding), and so is a request with more than one of either; then the bearer token, on every route but the health check. Immutable; thread-safe.
  */
 final class Guard {
   private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -31,6 +31,15 @@ final class Guard {
 
   /** Throws a {@link RoundhouseException.Forbidden} naming the reason when the request may not pass. */
   void check(HttpServerExchange exchange, boolean needsToken) {
+    // One value each, or the check below reads the first and another layer (a proxy, a browser) may read the last.
+    if (exchange.getRequestHeaders().count(Headers.ORIGIN) > 1) {
+      throw new RoundhouseException.Forbidden(
+          "origin_refused", "the request has " + exchange.getRequestHeaders().count(Headers.ORIGIN) + " Origin headers; at most one is accepted");
+    }
+    if (exchange.getRequestHeaders().count(Headers.HOST) > 1) {
+      throw new RoundhouseException.Forbidden(
+          "host_refused", "the request has " + exchange.getRequestHeaders().count(Headers.HOST) + " Host headers; exactly one is accepted");
+    }
     String origin = exchange.getRequestHeaders().getFirst(Headers.ORIGIN);
     if (origin != null && !originAllowed(origin)) {
       throw new RoundhouseException.Forbidden(

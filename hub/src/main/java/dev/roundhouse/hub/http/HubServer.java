@@ -21,6 +21,17 @@ public interface HubServer extends AutoCloseable {
   @Override
   void close();
 
+  /**
+   * Refuses {@code config}'s bind address when it is not loopback and remote access was not allowed
+   * ({@code --allow-remote}), with a sentence saying so; {@link #start} checks the same. Callers check it before
+   * they open the hub, so a refused start creates nothing in the home.
+   *
+   * @throws dev.roundhouse.hub.core.RoundhouseException.InvalidInput naming the address
+   */
+  static void checkBind(dev.roundhouse.hub.HubConfig config) {
+    UndertowHubServer.checkBindAllowed(config);
+  }
+
   /** Starts serving {@code hub} on its configured address and port. */
   static HubServer start(Hub hub) {
     return UndertowHubServer.start(hub, Duration.ofSeconds(15), List.of());

@@ -7,6 +7,8 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpOpenListener;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -17,7 +19,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.Predicate;
+import org.xnio.ChannelListener;
+import org.xnio.ChannelListeners;
+import org.xnio.IoUtils;
+import org.xnio.OptionMap;
 import org.xnio.Options;
+import org.xnio.StreamConnection;
+import org.xnio.Xnio;
+import org.xnio.XnioWorker;
+import org.xnio.channels.AcceptingChannel;
 
 /**
  * Undertow on the configured address. Requests leave the I/O threads at once for a virtual thread each,
@@ -40,7 +51,9 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   private static final int POOLED_BUFFERS = 1024;
 
   private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
-  private Undertow undertow;
+  private XnioWorker worker;
+  private HttpOpenListener openListener;
+  private AcceptingChannel<StreamConnection> listener;
   private int port;
   private String url;
 
@@ -55,29 +68,22 @@ final class UndertowHubServer implements HubServer, HttpHandler {
   static UndertowHubServer start(Hub hub, Duration keepAlive, List<? extends HttpMount> mounts) {
     HubConfig config = hub.config();
     try {
-      checkBindAllowed(config);
+      if (!checkBindAllowed(config)) {
+        log.warn(
+            "binding {}, reachable from other machines: every route but /api/health needs the token,"
+                + " and requests travel unencrypted unless a TLS proxy fronts the hub",
+            config.bind());
+      }
     } catch (RuntimeException e) {
       closeAll(mounts);
       throw e;
     }
     UndertowHubServer server = new UndertowHubServer(hub, keepAlive, mounts);
-    server.undertow =
-        Undertow.builder()
-            .addHttpListener(config.port(), config.bind())
-            .setIoThreads(2)
-            .setWorkerThreads(2)
-            // Requests run on virtual threads, one per request, so Undertow's per-thread buffer caches (its default)
-            // never hit: every request allocated fresh direct buffers and registered a cache for a thread about to
-            // end (measured with roundhouse bench mcp, JFR). One shared pool instead: SharedBufferPool says why not
-            // Undertow's DefaultByteBufferPool with its caches off.
-            .setByteBufferPool(new SharedBufferPool(true, BUFFER_SIZE, POOLED_BUFFERS))
-            .setServerOption(UndertowOptions.ALWAYS_SET_KEEP_ALIVE, false)
-            .setSocketOption(Options.WRITE_TIMEOUT, 30_000)
-            .setHandler(server)
-            .build();
+    InetSocketAddress address;
     try {
-      server.undertow.start();
-    } catch (RuntimeException e) {
+      address = server.listen(config);
+    } catch (IOException | RuntimeException e) {
+      server.stopListening();
       server.requests.shutdownNow();
       closeAll(server.mounts);
       throw new RoundhouseException(
@@ -85,8 +91,6 @@ final class UndertowHubServer implements HubServer, HttpHandler {
           "cannot listen on " + config.bind() + ":" + config.port() + ": " + rootMessage(e)
               + " (is another program using the port? set --port or ROUNDHOUSE_PORT)", e);
     }
-    InetSocketAddress address =
-        (InetSocketAddress) server.undertow.getListenerInfo().get(0).getAddress();
     server.port = address.getPort();
     String host = address.getAddress().getHostAddress();
     server.url = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + server.port;
@@ -95,7 +99,72 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     return server;
   }
 
-  private static void checkBindAllowed(HubConfig config) {
+  /**
+   * Undertow's HTTP listener on XNIO, as {@code Undertow.start()} builds it, but with each accepted connection
+   * wrapped by {@link ParseFailureAnswers} first (Undertow's builder offers no hook for that).
+   */
+  private InetSocketAddress listen(HubConfig config) throws IOException {
+    worker = Xnio.getInstance(Undertow.class.getClassLoader()).createWorker(OptionMap.builder()
+        .set(Options.WORKER_IO_THREADS, 2)
+        .set(Options.WORKER_TASK_CORE_THREADS, 2)
+        .set(Options.WORKER_TASK_MAX_THREADS, 2)
+        .set(Options.TCP_NODELAY, true)
+        .set(Options.CORK, true)
+        .getMap());
+    OptionMap socketOptions = OptionMap.builder()
+        .set(Options.WORKER_IO_THREADS, 2)
+        .set(Options.TCP_NODELAY, true)
+        .set(Options.REUSE_ADDRESSES, true)
+        .set(Options.BALANCING_TOKENS, 1)
+        .set(Options.BALANCING_CONNECTIONS, 2)
+        .set(Options.BACKLOG, 1000)
+        .set(Options.WRITE_TIMEOUT, 30_000)
+        .getMap();
+    OptionMap undertowOptions = OptionMap.builder()
+        .set(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+        .set(UndertowOptions.BUFFER_PIPELINED_DATA, true)
+        .set(UndertowOptions.ALWAYS_SET_KEEP_ALIVE, false)
+        .getMap();
+    // Requests run on virtual threads, one per request, so Undertow's per-thread buffer caches (its default)
+    // never hit: every request allocated fresh direct buffers and registered a cache for a thread about to
+    // end (measured with roundhouse bench mcp, JFR). One shared pool instead: SharedBufferPool says why not
+    // Undertow's DefaultByteBufferPool with its caches off.
+    openListener = new HttpOpenListener(new SharedBufferPool(true, BUFFER_SIZE, POOLED_BUFFERS), undertowOptions);
+    openListener.setRootHandler(this);
+    Predicate<String> jsonRpc = path -> mounts.stream().anyMatch(mount -> mount.serves(path));
+    ChannelListener<StreamConnection> wrapped = connection -> {
+      ParseFailureAnswers.wrap(connection, jsonRpc);
+      openListener.handleEvent(connection);
+    };
+    listener = worker.createStreamConnectionServer(
+        new InetSocketAddress(InetAddress.getByName(config.bind()), config.port()),
+        ChannelListeners.openListenerAdapter(wrapped), socketOptions);
+    listener.resumeAccepts();
+    return listener.getLocalAddress(InetSocketAddress.class);
+  }
+
+  private void stopListening() {
+    if (listener != null) {
+      IoUtils.safeClose(listener);
+    }
+    if (openListener != null) {
+      openListener.closeConnections();
+    }
+    if (worker != null) {
+      worker.shutdown();
+      try {
+        if (!worker.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)) {
+          worker.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        worker.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Refuses a non-loopback address without {@code allowRemote}; returns whether the address is loopback. */
+  static boolean checkBindAllowed(HubConfig config) {
     boolean loopback;
     try {
       loopback = InetAddress.getByName(config.bind()).isLoopbackAddress();
@@ -109,12 +178,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
               + ": it is reachable from other machines. Pass --allow-remote to do so on purpose;"
               + " every request then still needs the token");
     }
-    if (!loopback) {
-      log.warn(
-          "binding {}, reachable from other machines: every route but /api/health needs the token,"
-              + " and requests travel unencrypted unless a TLS proxy fronts the hub",
-          config.bind());
-    }
+    return loopback;
   }
 
   @Override
@@ -189,7 +253,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
 
   @Override
   public void close() {
-    undertow.stop();
+    stopListening();
     requests.shutdownNow();
     closeAll(mounts);
   }

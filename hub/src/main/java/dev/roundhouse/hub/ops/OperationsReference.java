@@ -20,6 +20,9 @@ public final class OperationsReference {
     out.append("the LSP bridge and the CLI. Field names are snake_case; absent optional fields mean\n");
     out.append("\"no change\" in updates. Errors carry a code and a sentence naming what was wrong\n");
     out.append("(see `docs/http.md`).\n\n");
+    out.append("**Paging.** Every operation that returns a page takes `limit`: a whole number of at least 1, or absent\n");
+    out.append("for the operation's default. `0` and negative numbers are refused (`schema_violation` naming `$.limit`);\n");
+    out.append("an operation may cap it at the maximum its description names. The rule is in each input schema (`minimum: 1`).\n\n");
     out.append("| operation | effect | description |\n|---|---|---|\n");
     for (OperationDescriptor op : operations) {
       out.append("| [`").append(op.name()).append("`](#").append(op.name()).append(") | ")

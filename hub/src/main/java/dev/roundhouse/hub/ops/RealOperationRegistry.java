@@ -95,6 +95,10 @@ final class RealOperationRegistry implements OperationRegistry {
           "schema_violation",
           name + ": the input must be a JSON object, not " + arguments.getNodeType().toString().toLowerCase());
     }
+    String unstorable = Json.unstorableText(arguments);
+    if (unstorable != null) {
+      throw new RoundhouseException.InvalidInput(name + ": " + unstorable);
+    }
     Set<ValidationMessage> problems = entry.validator().validate(arguments);
     if (!problems.isEmpty()) {
       String detail =

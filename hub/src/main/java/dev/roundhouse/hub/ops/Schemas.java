@@ -26,6 +26,9 @@ final class Schemas {
   private static final PropertyNamingStrategies.NamingBase SNAKE =
       (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
+  /** The name of the field every paged operation's input takes its page size in. */
+  static final String PAGE_LIMIT = "limit";
+
   private final SchemaGenerator generator;
 
   Schemas() {
@@ -73,6 +76,14 @@ final class Schemas {
   }
 
   ObjectNode schemaOf(Class<?> type) {
-    return generator.generateSchema(type);
+    ObjectNode schema = generator.generateSchema(type);
+    // One rule for every paged operation: a top-level field named limit is a whole number of at least 1 (absent
+    // means the operation's default). It is in the published schema, and the registry validates input against that
+    // schema, so no operation checks it itself and none can forget to (docs/operations.md says so in its preamble).
+    // An integer node, not victools' BigDecimal, so the schema equals itself after a JSON round trip.
+    if (schema.path("properties").path(PAGE_LIMIT) instanceof ObjectNode limit && "integer".equals(limit.path("type").asText())) {
+      limit.put("minimum", 1);
+    }
+    return schema;
   }
 }

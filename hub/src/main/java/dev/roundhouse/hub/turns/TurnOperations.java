@@ -56,7 +56,7 @@ public final class TurnOperations {
         "turn_list", "A task's turns, newest first, and the messages queued behind them.",
         TurnApi.TurnListQuery.class, TurnApi.TurnList.class, READ, (actor, in) -> store.read(r -> {
           r.task(in.task()).orElseThrow(() -> new RoundhouseException.NotFound("no task " + in.task()));
-          int limit = in.limit() == null ? 20 : Math.max(1, Math.min(in.limit(), 500));
+          int limit = in.limit() == null ? 20 : Math.min(in.limit(), 500); // at least 1: the registry's paging rule (Schemas)
           return new TurnApi.TurnList(r.runner().turns(in.task(), limit), r.runner().queue(in.task()));
         })));
     registry.register(Operation.of(
