@@ -5,6 +5,7 @@ import com.agentclientprotocol.sdk.spec.AcpClientSession;
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -275,8 +276,15 @@ final class AcpConnection implements AutoCloseable {
       LOG.debug("{}: skipped a session update the SDK cannot read: {}", name, e.getMessage());
       return;
     }
-    if (notification.update() != null) {
+    if (notification.update() == null) {
+      return;
+    }
+    try {
       updates.accept(notification);
+    } catch (TurnStoppedException e) {
+      // The turn was stopped and the agent is still winding down (Gemini streams on for a moment after
+      // session/cancel): expected, so the update is dropped here rather than reported by the SDK as an error.
+      LOG.debug("{}: dropped an update that came after the turn was stopped ({})", name, e.getMessage());
     }
   }
 

@@ -230,6 +230,22 @@ class CodexDriverTest {
   }
 
   @Test
+  void aServerErrorFailsTheTurnNamingTheEndpointAndTheHttpStatus() throws Exception {
+    server.otherwise(error(500, "upstream model pool is draining"));
+    // Codex retries a 5xx (5 times by default, with backoff) and then gives up with a reason of its own
+    // ("We're currently experiencing high demand ..."); one retry keeps the test short, the deadline stays out of the way.
+    Path config = world.codexHome().resolve("config.toml");
+    Files.writeString(config, Files.readString(config).replace("wire_api = \"responses\"", "wire_api = \"responses\"\nrequest_max_retries = 1\nstream_max_retries = 1"));
+    RecordingTurnContext context = new RecordingTurnContext(1);
+
+    assertThatThrownBy(() -> driver(world.settings().withEndpointDeadline(Duration.ofSeconds(60))).run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed with HTTP 500")
+        .hasMessageContaining("upstream model pool is draining");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session");
+  }
+
+  @Test
   void aHangingEndpointEndsTheTurnAtTheDriversDeadline() {
     server.enqueue(FakeResponsesServer.hang());
     RecordingTurnContext context = new RecordingTurnContext(1);
