@@ -86,10 +86,10 @@ final class PromptTurn {
           ? request.toolCall()
           : new AcpSchema.ToolCallUpdate(null, null, null, null, null, null, null, null);
       String callId = call.toolCallId() != null ? call.toolCallId() : "permission-" + unnamedCalls.incrementAndGet();
-      JsonNode input = ToolCalls.input(call.title(), call.kind(), call.locations(), call.rawInput());
-      announce(callId, call.title(), call.kind(), call.locations(), call.rawInput());
-      PermissionVerdict verdict = context.requestPermission(new PermissionRequest(
-          callId, ToolCalls.toolName(call.kind(), call.title()), input, call.title(), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
+      JsonNode input = ToolCalls.input(call.title(), call.kind(), call.locations(), call.rawInput(), call.content());
+      announce(callId, call.kind(), call.title(), input);
+      PermissionVerdict verdict = context.requestPermission(new PermissionRequest(callId, ToolCalls.toolName(call.kind(), call.title()), input,
+          ToolCalls.describe(call.title(), call.kind(), input), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
       if (context.isStopped()) {
         return AcpConnection.CANCELLED;
       }
@@ -129,12 +129,15 @@ final class PromptTurn {
   }
 
   private void announce(String callId, String title, AcpSchema.ToolKind kind, List<AcpSchema.ToolCallLocation> locations, Object rawInput) {
-    if (callId == null) {
-      return;
+    if (callId != null) {
+      announce(callId, kind, title, ToolCalls.input(title, kind, locations, rawInput));
     }
+  }
+
+  private void announce(String callId, AcpSchema.ToolKind kind, String title, JsonNode input) {
     ToolState state = tools.computeIfAbsent(callId, id -> new ToolState());
     if (state.announced.compareAndSet(false, true)) {
-      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind, title), ToolCalls.input(title, kind, locations, rawInput)));
+      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind, title), input));
     }
   }
 

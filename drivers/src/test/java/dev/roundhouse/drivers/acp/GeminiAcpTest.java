@@ -231,6 +231,10 @@ class GeminiAcpTest {
     hub.http().op("turn_start", map("task", hub.task(), "message", "suggest a follow-up", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("suggest_task");
+    // What will be filed is on the decision, not only the tool's name.
+    assertThat(requested.data().get("description").asText())
+        .isEqualTo("Call suggest_task (roundhouse MCP Server) with {\"project\":\"web\",\"title\":\"Add a dark mode\"}");
+    assertThat(requested.data().at("/input/arguments/title").asText()).isEqualTo("Add a dark mode");
     assertThat(ProcessHandle.current().descendants().map(child -> child.info().commandLine().orElse("")))
         .as("no command line carries the token").noneMatch(line -> line.contains("Bearer"));
     hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
