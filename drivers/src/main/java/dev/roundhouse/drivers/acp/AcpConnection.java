@@ -164,6 +164,18 @@ final class AcpConnection implements AutoCloseable {
     return new AcpAgentException(name + " exited" + exit + " " + when + stderrPart());
   }
 
+  /** When the agent last wrote a line ({@link System#nanoTime}). */
+  long lastLineNanos() {
+    return transport.lastLineNanos();
+  }
+
+  /** A prompt ended because the agent said nothing for {@code limit}, with the end of its stderr (its retries, if it logs them). */
+  AcpAgentException silent(Duration limit) {
+    String amount = limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
+    return new AcpAgentException(name + " heard nothing from its model for " + amount
+        + " (it may be retrying a failing model endpoint); the prompt was cancelled" + stderrPart());
+  }
+
   /**
    * Waits until the agent has written nothing for {@code quiet} (a replay it streams after {@code
    * session/load} has ended), at most {@code max}.

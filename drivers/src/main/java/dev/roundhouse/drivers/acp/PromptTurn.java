@@ -47,8 +47,39 @@ final class PromptTurn {
   private final AtomicInteger plans = new AtomicInteger();
   private final AtomicInteger unnamedCalls = new AtomicInteger();
 
+  private final String sessionId;
+  private final AtomicInteger openPermissions = new AtomicInteger();
+  private volatile long lastActivityNanos = System.nanoTime();
+
   PromptTurn(TurnContext context) {
+    this(context, null);
+  }
+
+  PromptTurn(TurnContext context, String sessionId) {
     this.context = context;
+    this.sessionId = sessionId;
+  }
+
+  String sessionId() {
+    return sessionId;
+  }
+
+  /** True while the agent waits on the hub (a permission request is open) or on a tool it runs. */
+  boolean waitingOnOthers() {
+    if (openPermissions.get() > 0) {
+      return true;
+    }
+    for (ToolState state : tools.values()) {
+      if (state.announced.get() && !state.finished.get()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** When a permission request was last answered ({@link System#nanoTime}): the agent's wait on it is no silence of its own. */
+  long lastActivityNanos() {
+    return lastActivityNanos;
   }
 
   private static final class ToolState {
@@ -81,6 +112,16 @@ final class PromptTurn {
 
   /** The agent asks to use a tool (on a thread of its own): the hub's gate decides. */
   AcpSchema.RequestPermissionResponse onPermission(AcpSchema.RequestPermissionRequest request) {
+    openPermissions.incrementAndGet();
+    try {
+      return answerPermission(request);
+    } finally {
+      lastActivityNanos = System.nanoTime();
+      openPermissions.decrementAndGet();
+    }
+  }
+
+  private AcpSchema.RequestPermissionResponse answerPermission(AcpSchema.RequestPermissionRequest request) {
     try {
       AcpSchema.ToolCallUpdate call = request.toolCall() != null
           ? request.toolCall()
