@@ -5,6 +5,7 @@ import com.agentclientprotocol.sdk.spec.AcpClientSession;
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
+import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -163,6 +164,18 @@ final class AcpConnection implements AutoCloseable {
     return new AcpAgentException(name + " exited" + exit + " " + when + stderrPart());
   }
 
+  /** When the agent last wrote a line ({@link System#nanoTime}). */
+  long lastLineNanos() {
+    return transport.lastLineNanos();
+  }
+
+  /** A prompt ended because the agent said nothing for {@code limit}, with the end of its stderr (its retries, if it logs them). */
+  AcpAgentException silent(Duration limit) {
+    String amount = limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
+    return new AcpAgentException(name + " heard nothing from its model for " + amount
+        + " (it may be retrying a failing model endpoint); the prompt was cancelled" + stderrPart());
+  }
+
   /**
    * Waits until the agent has written nothing for {@code quiet} (a replay it streams after {@code
    * session/load} has ended), at most {@code max}.
@@ -275,8 +288,15 @@ final class AcpConnection implements AutoCloseable {
       LOG.debug("{}: skipped a session update the SDK cannot read: {}", name, e.getMessage());
       return;
     }
-    if (notification.update() != null) {
+    if (notification.update() == null) {
+      return;
+    }
+    try {
       updates.accept(notification);
+    } catch (TurnStoppedException e) {
+      // The turn was stopped and the agent is still winding down (Gemini streams on for a moment after
+      // session/cancel): expected, so the update is dropped here rather than reported by the SDK as an error.
+      LOG.debug("{}: dropped an update that came after the turn was stopped ({})", name, e.getMessage());
     }
   }
 

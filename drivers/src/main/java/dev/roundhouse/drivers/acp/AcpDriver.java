@@ -61,10 +61,17 @@ public final class AcpDriver implements AgentDriver {
    * @param replayQuiet after {@code session/load}, how long the agent must be silent before the replayed
    *     conversation counts as over
    * @param replayMax the longest wait for that silence
+   * @param endpointDeadline how long a prompt may hear nothing from the agent (while no permission request
+   *     is open and no tool runs) before it ends: agents retry a failing model endpoint for minutes in silence
    */
-  record Tuning(Supplier<Map<String, String>> hubEnvironment, LineObserver lineObserver, Duration replayQuiet, Duration replayMax) {
+  record Tuning(
+      Supplier<Map<String, String>> hubEnvironment, LineObserver lineObserver, Duration replayQuiet, Duration replayMax, Duration endpointDeadline) {
     static Tuning defaults() {
-      return new Tuning(System::getenv, LineObserver.NONE, Duration.ofMillis(200), Duration.ofSeconds(10));
+      return new Tuning(System::getenv, LineObserver.NONE, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofMinutes(3));
+    }
+
+    Tuning withEndpointDeadline(Duration deadline) {
+      return new Tuning(hubEnvironment, lineObserver, replayQuiet, replayMax, deadline);
     }
   }
 
@@ -243,14 +250,14 @@ public final class AcpDriver implements AgentDriver {
 
   private void prompt(AcpConnection agent, String sessionId, String text, TurnContext context, long turnId, AtomicReference<String> prompting)
       throws InterruptedException {
-    PromptTurn turn = new PromptTurn(context);
+    PromptTurn turn = new PromptTurn(context, sessionId);
     agent.onUpdate(turn::onUpdate);
     agent.onPermission(turn::onPermission);
     prompting.set(sessionId);
     CompletableFuture<JsonNode> answer = agent.requestAsync(
         AcpSchema.METHOD_SESSION_PROMPT, new AcpSchema.PromptRequest(sessionId, List.of(new AcpSchema.TextContent(text))));
     try {
-      JsonNode result = answer.get();
+      JsonNode result = awaitAnswer(agent, turn, answer);
       if (context.isStopped()) {
         throw new TurnStoppedException(turnId);
       }
@@ -272,6 +279,31 @@ public final class AcpDriver implements AgentDriver {
       prompting.set(null);
       agent.onUpdate(ignored -> {});
       agent.onPermission(ignored -> AcpConnection.CANCELLED);
+    }
+  }
+
+  /**
+   * Waits for the prompt's answer, ending the prompt when the agent has said nothing for the endpoint
+   * deadline while it waited on no one (no permission request open, no tool running): an agent retrying a
+   * failing model endpoint says nothing on ACP (Gemini CLI retries a 5xx for about 4 minutes).
+   */
+  private JsonNode awaitAnswer(AcpConnection agent, PromptTurn turn, CompletableFuture<JsonNode> answer)
+      throws InterruptedException, ExecutionException {
+    Duration limit = tuning.endpointDeadline();
+    long poll = Math.min(TimeUnit.MILLISECONDS.toNanos(250), limit.toNanos());
+    while (true) {
+      try {
+        return answer.get(poll, TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        long quietSince = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
+        if (!turn.waitingOnOthers() && System.nanoTime() - quietSince >= limit.toNanos()) {
+          agent.notify(AcpSchema.METHOD_SESSION_CANCEL, new AcpSchema.CancelNotification(turn.sessionId()));
+          if (!endsWithin(answer, config.cancelGrace())) {
+            agent.kill();
+          }
+          throw agent.silent(limit);
+        }
+      }
     }
   }
 

@@ -47,8 +47,39 @@ final class PromptTurn {
   private final AtomicInteger plans = new AtomicInteger();
   private final AtomicInteger unnamedCalls = new AtomicInteger();
 
+  private final String sessionId;
+  private final AtomicInteger openPermissions = new AtomicInteger();
+  private volatile long lastActivityNanos = System.nanoTime();
+
   PromptTurn(TurnContext context) {
+    this(context, null);
+  }
+
+  PromptTurn(TurnContext context, String sessionId) {
     this.context = context;
+    this.sessionId = sessionId;
+  }
+
+  String sessionId() {
+    return sessionId;
+  }
+
+  /** True while the agent waits on the hub (a permission request is open) or on a tool it runs. */
+  boolean waitingOnOthers() {
+    if (openPermissions.get() > 0) {
+      return true;
+    }
+    for (ToolState state : tools.values()) {
+      if (state.announced.get() && !state.finished.get()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** When a permission request was last answered ({@link System#nanoTime}): the agent's wait on it is no silence of its own. */
+  long lastActivityNanos() {
+    return lastActivityNanos;
   }
 
   private static final class ToolState {
@@ -81,15 +112,25 @@ final class PromptTurn {
 
   /** The agent asks to use a tool (on a thread of its own): the hub's gate decides. */
   AcpSchema.RequestPermissionResponse onPermission(AcpSchema.RequestPermissionRequest request) {
+    openPermissions.incrementAndGet();
+    try {
+      return answerPermission(request);
+    } finally {
+      lastActivityNanos = System.nanoTime();
+      openPermissions.decrementAndGet();
+    }
+  }
+
+  private AcpSchema.RequestPermissionResponse answerPermission(AcpSchema.RequestPermissionRequest request) {
     try {
       AcpSchema.ToolCallUpdate call = request.toolCall() != null
           ? request.toolCall()
           : new AcpSchema.ToolCallUpdate(null, null, null, null, null, null, null, null);
       String callId = call.toolCallId() != null ? call.toolCallId() : "permission-" + unnamedCalls.incrementAndGet();
-      JsonNode input = ToolCalls.input(call.title(), call.kind(), call.locations(), call.rawInput());
-      announce(callId, call.title(), call.kind(), call.locations(), call.rawInput());
-      PermissionVerdict verdict = context.requestPermission(new PermissionRequest(
-          callId, ToolCalls.toolName(call.kind(), call.title()), input, call.title(), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
+      JsonNode input = ToolCalls.input(call.title(), call.kind(), call.locations(), call.rawInput(), call.content());
+      announce(callId, call.kind(), call.title(), input);
+      PermissionVerdict verdict = context.requestPermission(new PermissionRequest(callId, ToolCalls.toolName(call.kind(), call.title()), input,
+          ToolCalls.describe(call.title(), call.kind(), input), ToolCalls.command(call.kind(), call.title(), call.rawInput())));
       if (context.isStopped()) {
         return AcpConnection.CANCELLED;
       }
@@ -129,12 +170,15 @@ final class PromptTurn {
   }
 
   private void announce(String callId, String title, AcpSchema.ToolKind kind, List<AcpSchema.ToolCallLocation> locations, Object rawInput) {
-    if (callId == null) {
-      return;
+    if (callId != null) {
+      announce(callId, kind, title, ToolCalls.input(title, kind, locations, rawInput));
     }
+  }
+
+  private void announce(String callId, AcpSchema.ToolKind kind, String title, JsonNode input) {
     ToolState state = tools.computeIfAbsent(callId, id -> new ToolState());
     if (state.announced.compareAndSet(false, true)) {
-      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind, title), ToolCalls.input(title, kind, locations, rawInput)));
+      context.emit(new TurnEvent.ToolCall(callId, ToolCalls.toolName(kind, title), input));
     }
   }
 

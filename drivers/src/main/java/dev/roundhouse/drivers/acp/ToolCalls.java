@@ -36,6 +36,101 @@ final class ToolCalls {
   }
 
   static JsonNode input(String title, AcpSchema.ToolKind kind, List<AcpSchema.ToolCallLocation> locations, Object rawInput) {
+    return input(title, kind, locations, rawInput, null);
+  }
+
+  /**
+   * The input of a call the agent asks about, with what its request shows of the call's arguments (Gemini
+   * sends no raw input when it asks, only content): diffs as {@code changes} ({@code path}, {@code
+   * old_text}, {@code new_text}: what will be written); text that is a JSON object (Gemini's rendering of an
+   * MCP tool's arguments) as {@code arguments}; other text (such as Gemini's note on a shell command) as
+   * {@code details}.
+   */
+  static JsonNode input(
+      String title, AcpSchema.ToolKind kind, List<AcpSchema.ToolCallLocation> locations, Object rawInput, List<AcpSchema.ToolCallContent> content) {
+    ObjectNode input = (ObjectNode) basicInput(title, kind, locations, rawInput);
+    if (content == null) {
+      return input;
+    }
+    List<String> texts = new ArrayList<>();
+    for (AcpSchema.ToolCallContent item : content) {
+      switch (item) {
+        case AcpSchema.ToolCallDiff diff -> {
+          ObjectNode change = (input.has("changes") ? (ArrayNode) input.get("changes") : input.putArray("changes")).addObject();
+          change.put("path", diff.path());
+          if (diff.oldText() != null) {
+            change.put("old_text", diff.oldText());
+          }
+          change.put("new_text", diff.newText());
+        }
+        case AcpSchema.ToolCallContentBlock block when block.content() instanceof AcpSchema.TextContent text && text.text() != null
+            && !text.text().isBlank() -> texts.add(text.text().strip());
+        case null, default -> {}
+      }
+    }
+    if (texts.size() == 1 && rawInput == null && jsonObject(texts.get(0)) instanceof ObjectNode arguments) {
+      input.set("arguments", arguments);
+    } else if (!texts.isEmpty()) {
+      input.put("details", String.join("\n", texts));
+    }
+    return input;
+  }
+
+  /**
+   * One line a person can judge a permission request by: the files and how much will be written for an
+   * edit, the tool and its arguments for a call that has them (an MCP tool), the command for a shell call
+   * (its title), else the title and the agent's note.
+   */
+  static String describe(String title, AcpSchema.ToolKind kind, JsonNode input) {
+    String name = title != null && !title.isBlank() ? title : kindName(kind);
+    if (input.path("changes").isArray() && !input.path("changes").isEmpty()) {
+      List<String> changes = new ArrayList<>();
+      for (JsonNode change : input.path("changes")) {
+        String verb = !change.has("old_text") ? "Create " : change.path("new_text").asText().isEmpty() ? "Empty " : "Edit ";
+        changes.add(verb + change.path("path").asText() + " (" + lines(change.path("new_text").asText()) + ")");
+      }
+      return String.join("; ", changes);
+    }
+    if (input.has("arguments")) {
+      return "Call " + name + " with " + shortJson(input.get("arguments"));
+    }
+    if (kind == AcpSchema.ToolKind.EXECUTE) {
+      return name;
+    }
+    JsonNode raw = input.path("raw_input");
+    if (raw.isObject() && !raw.isEmpty()) {
+      return name + " with " + shortJson(raw);
+    }
+    return input.has("details") ? name + ": " + shorten(input.get("details").asText()) : name;
+  }
+
+  private static final int MAX_SHOWN_CHARS = 200;
+
+  private static String lines(String text) {
+    long count = text.chars().filter(c -> c == '\n').count() + (text.isEmpty() || text.endsWith("\n") ? 0 : 1);
+    return count == 1 ? "1 line" : count + " lines";
+  }
+
+  private static String shortJson(JsonNode value) {
+    return shorten(value.toString());
+  }
+
+  private static String shorten(String text) {
+    return text.length() <= MAX_SHOWN_CHARS ? text : text.substring(0, MAX_SHOWN_CHARS) + "…";
+  }
+
+  private static JsonNode jsonObject(String text) {
+    if (!text.startsWith("{")) {
+      return null;
+    }
+    try {
+      return AcpJson.MAPPER.readTree(text);
+    } catch (java.io.IOException e) {
+      return null;
+    }
+  }
+
+  private static JsonNode basicInput(String title, AcpSchema.ToolKind kind, List<AcpSchema.ToolCallLocation> locations, Object rawInput) {
     ObjectNode input = AcpJson.MAPPER.createObjectNode();
     if (title != null) {
       input.put("title", title);

@@ -254,12 +254,16 @@ final class CodexSession {
     }
   }
 
-  /** A failed turn's error in one sentence: the endpoint's own message when it answered with one. */
+  /**
+   * A failed turn's error in one sentence, naming the endpoint, and the HTTP status whenever Codex's error
+   * tells it or implies it: Codex's error for a 500 is only {@code internalServerError} with "We're currently
+   * experiencing high demand ..." (the endpoint's status and body are dropped), which still is the endpoint's 500.
+   */
   private String failure(JsonNode error) {
     String message = error.path("message").asText("no reason given");
     String inner = ModelEndpoint.innerMessage(message);
     JsonNode info = error.path("codexErrorInfo");
-    Optional<Integer> status = ModelEndpoint.httpStatus(info);
+    Optional<Integer> status = ModelEndpoint.httpStatus(info).or(() -> ModelEndpoint.impliedStatus(info));
     String kind = info.isTextual() && !info.asText().equals("other") ? " (" + info.asText() + ")" : "";
     if (inner != null || status.isPresent() || info.isObject()) {
       return modelEndpoint + " failed" + status.map(code -> " with HTTP " + code).orElse("") + kind + ": " + (inner != null ? inner : message);

@@ -24,9 +24,25 @@ final class ModelEndpoint {
     return "the model endpoint " + (baseUrl == null ? "" : baseUrl + " ") + "(codex provider '" + provider + "')";
   }
 
-  /** The {@code error.message} of a JSON error body Codex passed on verbatim, or null when it is not one. */
+  /** How Codex passes on an HTTP error: "unexpected status 503 Service Unavailable: BODY, url: URL". */
+  private static final java.util.regex.Pattern UNEXPECTED_STATUS =
+      java.util.regex.Pattern.compile("unexpected status \\d{3}[^:]*: (.+?)(?:, url: \\S+)?", java.util.regex.Pattern.DOTALL);
+
+  /**
+   * The endpoint's own message in a Codex error: the {@code error.message} of a JSON error body Codex passed
+   * on verbatim, or the body in its "unexpected status ..." sentence; null when it is neither.
+   */
   static String innerMessage(String text) {
-    if (text == null || !text.strip().startsWith("{")) {
+    if (text == null) {
+      return null;
+    }
+    java.util.regex.Matcher unexpected = UNEXPECTED_STATUS.matcher(text.strip());
+    if (unexpected.matches()) {
+      String body = unexpected.group(1).strip();
+      String json = innerMessage(body);
+      return json != null ? json : body;
+    }
+    if (!text.strip().startsWith("{")) {
       return null;
     }
     try {
@@ -39,6 +55,15 @@ final class ModelEndpoint {
     } catch (java.io.IOException e) {
       return null;
     }
+  }
+
+  /**
+   * The HTTP status a {@code codexErrorInfo} kind stands for when it carries none: Codex 0.171.0 turns a 500
+   * into {@code internalServerError} ("We're currently experiencing high demand ...") and drops the status
+   * and the body.
+   */
+  static Optional<Integer> impliedStatus(JsonNode codexErrorInfo) {
+    return codexErrorInfo.isTextual() && codexErrorInfo.asText().equals("internalServerError") ? Optional.of(500) : Optional.empty();
   }
 
   /** The HTTP status inside a {@code codexErrorInfo} such as {@code {"responseStreamConnectionFailed": {"httpStatusCode": 502}}}. */

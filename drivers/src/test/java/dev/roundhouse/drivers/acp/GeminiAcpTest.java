@@ -218,6 +218,25 @@ class GeminiAcpTest {
   }
 
   /**
+   * Gemini CLI retries a failing endpoint on its own for minutes, saying nothing on ACP meanwhile: the
+   * driver's endpoint deadline ends the turn, naming the agent and the deadline, and leaves no process.
+   */
+  @Test
+  void anEndpointGeminiKeepsRetryingEndsTheTurnAtTheDriversDeadline() throws Exception {
+    // Nothing scripted: every model request gets a 500, which Gemini retries with backoff.
+    AcpDriver driver = new AcpDriver(gemini.config(), OfflineGemini.tuning(LineObserver.NONE).withEndpointDeadline(Duration.ofSeconds(4)));
+    RecordingTurnContext context = new RecordingTurnContext(0);
+    long started = System.nanoTime();
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.run(
+            new TurnRequest(1, 7, "web", hub.project(), "hi", "Task #7", List.of(), null, null, null, false), context))
+        .isInstanceOf(AcpAgentException.class)
+        .hasMessageStartingWith("Gemini CLI heard nothing from its model for 4 s");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(60));
+    assertThat(server.requests()).isNotEmpty();
+  }
+
+  /**
    * The agent calls the hub's MCP tool {@code suggest_task} and the card lands on the board as {@code
    * agent:<task>}: a hub with its MCP endpoint, whose task-scoped endpoint reaches Gemini as an HTTP MCP
    * server with the task's token (never on a command line); the gate asks about the call under the tool's
@@ -231,6 +250,10 @@ class GeminiAcpTest {
     hub.http().op("turn_start", map("task", hub.task(), "message", "suggest a follow-up", "driver", "gemini"));
     Event requested = await("turn.permission_requested");
     assertThat(requested.data().get("tool").asText()).isEqualTo("suggest_task");
+    // What will be filed is on the decision, not only the tool's name.
+    assertThat(requested.data().get("description").asText())
+        .isEqualTo("Call suggest_task (roundhouse MCP Server) with {\"project\":\"web\",\"title\":\"Add a dark mode\"}");
+    assertThat(requested.data().at("/input/arguments/title").asText()).isEqualTo("Add a dark mode");
     assertThat(ProcessHandle.current().descendants().map(child -> child.info().commandLine().orElse("")))
         .as("no command line carries the token").noneMatch(line -> line.contains("Bearer"));
     hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));

@@ -40,7 +40,7 @@ record OfflineGemini(Path home, Path tmp, AcpAgentConfig config) {
 
   /** The hub's environment as the driver sees it in tests: just a PATH (node is found through it). */
   static AcpDriver.Tuning tuning(LineObserver observer) {
-    return new AcpDriver.Tuning(() -> Map.of("PATH", System.getenv("PATH")), observer, Duration.ofMillis(200), Duration.ofSeconds(10));
+    return new AcpDriver.Tuning(() -> Map.of("PATH", System.getenv("PATH")), observer, Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofMinutes(3));
   }
 
   AcpDriver driver() {

@@ -122,6 +122,49 @@ class PromptTurnTest {
         "permission denied: no answer", "the agent ended the prompt (cancelled) before this tool finished");
   }
 
+  private static AcpSchema.RequestPermissionRequest permission(String toolCall) {
+    return AcpJson.convert(Json.read("{\"sessionId\":\"s\",\"toolCall\":" + toolCall + ","
+        + "\"options\":[{\"optionId\":\"proceed_once\",\"name\":\"Allow\",\"kind\":\"allow_once\"},"
+        + "{\"optionId\":\"cancel\",\"name\":\"Reject\",\"kind\":\"reject_once\"}]}", JsonNode.class),
+        AcpSchema.RequestPermissionRequest.class);
+  }
+
+  /** Gemini CLI 0.61.0 asks about an MCP tool with its title and the arguments as JSON text (its "explanation"), nothing else. */
+  @Test
+  void anMcpToolsPermissionShowsTheArgumentsGeminiSentAsText() {
+    RecordingTurnContext context = new RecordingTurnContext(0).answer(PermissionVerdict.allow("allowed by the user"));
+    PromptTurn turn = new PromptTurn(context);
+
+    turn.onPermission(permission("{\"toolCallId\":\"mcp_roundhouse_suggest_task_1\",\"status\":\"pending\","
+        + "\"title\":\"suggest_task (roundhouse MCP Server)\",\"kind\":\"other\",\"locations\":[],"
+        + "\"content\":[{\"type\":\"content\",\"content\":{\"type\":\"text\",\"text\":\"{\\\"project\\\":\\\"web\\\",\\\"title\\\":\\\"Add a dark mode\\\"}\"}}]}"));
+
+    assertThat(context.permissionRequests()).singleElement().satisfies(request -> {
+      assertThat(request.tool()).isEqualTo("suggest_task");
+      assertThat(request.description()).isEqualTo("Call suggest_task (roundhouse MCP Server) with {\"project\":\"web\",\"title\":\"Add a dark mode\"}");
+      assertThat(request.input().path("arguments").path("title").asText()).isEqualTo("Add a dark mode");
+    });
+    assertThat(context.events(TurnEvent.ToolCall.class).get(0).input().path("arguments").path("project").asText()).isEqualTo("web");
+  }
+
+  /** Gemini asks about a file write with a diff: the gate sees the path and the text that will be written. */
+  @Test
+  void anEditsPermissionShowsThePathAndTheNewText() {
+    RecordingTurnContext context = new RecordingTurnContext(0).answer(PermissionVerdict.allow("allowed by the user"));
+    PromptTurn turn = new PromptTurn(context);
+
+    turn.onPermission(permission("{\"toolCallId\":\"write_file_1\",\"status\":\"pending\",\"title\":\"Writing to notes.txt\",\"kind\":\"edit\","
+        + "\"locations\":[{\"path\":\"/p/notes.txt\"}],"
+        + "\"content\":[{\"type\":\"diff\",\"path\":\"/p/notes.txt\",\"oldText\":null,\"newText\":\"one\\ntwo\\n\"}]}"));
+
+    assertThat(context.permissionRequests()).singleElement().satisfies(request -> {
+      assertThat(request.tool()).isEqualTo("edit");
+      assertThat(request.description()).isEqualTo("Create /p/notes.txt (2 lines)");
+      assertThat(request.input().at("/changes/0/path").asText()).isEqualTo("/p/notes.txt");
+      assertThat(request.input().at("/changes/0/new_text").asText()).isEqualTo("one\ntwo\n");
+    });
+  }
+
   @Test
   void whatWeSendNamesEachTypeOnce() throws IOException {
     String prompt = AcpJson.MAPPER.writeValueAsString(new AcpSchema.PromptRequest("s", List.of(new AcpSchema.TextContent("hi"))));

@@ -229,6 +229,32 @@ class CodexDriverTest {
     assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session");
   }
 
+  /**
+   * Codex 0.171.0 passes a 503 on with its status and body, but turns a 500 into "We're currently experiencing
+   * high demand" (kind {@code internalServerError}), dropping both: the turn's error still names the endpoint
+   * and the status.
+   */
+  @Test
+  void aServerErrorFailsTheTurnNamingTheEndpointAndTheHttpStatus() throws Exception {
+    // Codex retries a 5xx (5 times by default, with backoff) before it gives up; no retries keep the test short.
+    Path config = world.codexHome().resolve("config.toml");
+    Files.writeString(config, Files.readString(config).replace("wire_api = \"responses\"", "wire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0"));
+    String endpoint = "the model endpoint " + server.baseUrl() + " (codex provider 'fake') failed with HTTP ";
+
+    server.enqueue(error(500, "upstream model pool is draining"));
+    assertThatThrownBy(() -> driver().run(request("hi"), new RecordingTurnContext(1)))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith(endpoint + "500 (internalServerError): ");
+
+    server.enqueue(error(503, "upstream model pool is draining"));
+    RecordingTurnContext context = new RecordingTurnContext(2);
+    assertThatThrownBy(() -> driver().run(request("hi"), context))
+        .isInstanceOf(RoundhouseException.class)
+        .hasMessageStartingWith(endpoint + "503")
+        .hasMessageEndingWith(": upstream model pool is draining");
+    assertThat(context.shapeWithoutDeltas()).isEqualTo("turn.session");
+  }
+
   @Test
   void aHangingEndpointEndsTheTurnAtTheDriversDeadline() {
     server.enqueue(FakeResponsesServer.hang());

@@ -69,7 +69,17 @@ class CodexUnitsTest {
     assertThat(ModelEndpoint.describe(json("{\"config\": {}}"))).isEqualTo("the model endpoint https://api.openai.com/v1 (codex provider 'openai')");
     assertThat(ModelEndpoint.innerMessage("{\"error\": {\"message\": \"bad key\"}}")).isEqualTo("bad key");
     assertThat(ModelEndpoint.innerMessage("plain")).isNull();
+    assertThat(ModelEndpoint.innerMessage("unexpected status 503 Service Unavailable: pool draining, url: http://127.0.0.1:9/v1/responses"))
+        .isEqualTo("pool draining");
+    assertThat(ModelEndpoint.innerMessage("unexpected status 502 Bad Gateway: {\"error\": {\"message\": \"no upstream\"}}")).isEqualTo("no upstream");
     assertThat(ModelEndpoint.httpStatus(json("{\"responseStreamConnectionFailed\": {\"httpStatusCode\": 502}}"))).isEqualTo(Optional.of(502));
+  }
+
+  @Test
+  void codexsInternalServerErrorKindIsTheEndpointsHttp500() {
+    assertThat(ModelEndpoint.impliedStatus(json("\"internalServerError\""))).isEqualTo(Optional.of(500));
+    assertThat(ModelEndpoint.impliedStatus(json("\"usageLimitExceeded\""))).isEmpty();
+    assertThat(ModelEndpoint.impliedStatus(json("{\"responseStreamConnectionFailed\": {\"httpStatusCode\": 502}}"))).isEmpty();
   }
 
   private static JsonNode json(String text) {
