@@ -1,11 +1,14 @@
 package dev.roundhouse.hub.turns;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.Actor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,13 +16,17 @@ import org.slf4j.LoggerFactory;
  * Marks turns idle that produced nothing for the idle time while not parked on a human (a hung agent is
  * visible, not silently running forever); checks every quarter of the idle time, at most every 30 s.
  *
- * <p>Thread-safe: one platform thread of its own once started; {@link #check} may also be called by tests.
+ * <p>Thread-safe: one platform thread of its own once started ({@code lock} guards creating and stopping it, never
+ * the check); {@link #check} may also be called by tests.
  */
 final class IdleWatchdog implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(IdleWatchdog.class);
 
   private final RunnerParts parts;
   private final ActiveTurns active;
+  private final ReentrantLock lock = Locks.tracked("idle-watchdog");
+
+  @GuardedBy("lock")
   private ScheduledExecutorService timer;
 
   IdleWatchdog(RunnerParts parts, ActiveTurns active) {
@@ -27,13 +34,18 @@ final class IdleWatchdog implements AutoCloseable {
     this.active = active;
   }
 
-  synchronized void start() {
-    if (timer != null) {
-      return;
+  void start() {
+    lock.lock();
+    try {
+      if (timer != null) {
+        return;
+      }
+      long every = Math.max(1, Math.min(parts.settings().idleTimeout().toMillis() / 4, 30_000));
+      timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("roundhouse-turn-watchdog").daemon(true).factory());
+      timer.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
+    } finally {
+      lock.unlock();
     }
-    long every = Math.max(1, Math.min(parts.settings().idleTimeout().toMillis() / 4, 30_000));
-    timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("roundhouse-turn-watchdog").daemon(true).factory());
-    timer.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
   }
 
   /** Marks idle every loop that produced nothing for the idle time while not parked on a human. */
@@ -64,9 +76,14 @@ final class IdleWatchdog implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (timer != null) {
-      timer.shutdownNow();
+  public void close() {
+    lock.lock();
+    try {
+      if (timer != null) {
+        timer.shutdownNow();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 }
