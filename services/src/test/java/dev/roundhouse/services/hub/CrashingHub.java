@@ -31,7 +31,7 @@ public final class CrashingHub {
     long dropped = call(hub, "service_start", HttpTestClient.map("project", "web", "service", "dropped", "wait_seconds", 30)).path("pid").asLong();
     System.out.println("UP " + kept + " " + dropped);
     System.out.flush();
-    Thread.sleep(600_000);
+    new java.util.concurrent.CountDownLatch(1).await(); // parked until the test SIGKILLs this JVM
   }
 
   private static com.fasterxml.jackson.databind.JsonNode call(InProcessHub hub, String name, Object input) {
