@@ -17,7 +17,8 @@ import org.jdbi.v3.core.Handle;
  */
 final class Migrations {
   static final List<String> SCRIPTS =
-      List.of("V1__core.sql", "V2__tags_and_edits.sql", "V3__turns_and_decisions.sql", "V4__extension_records.sql");
+      List.of("V1__core.sql", "V2__tags_and_edits.sql", "V3__turns_and_decisions.sql", "V4__extension_records.sql",
+          "V5__schedules_and_runs.sql");
 
   private Migrations() {}
 
