@@ -1,5 +1,6 @@
 package dev.roundhouse.hub;
 
+import dev.roundhouse.hub.schedules.Scheduler;
 import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
@@ -25,4 +26,7 @@ public interface InProcessHub extends Hub {
 
   /** Transcripts by generation. */
   Transcripts transcripts();
+
+  /** The scheduler (tests and benchmarks tick it with their own clock). */
+  Scheduler scheduler();
 }

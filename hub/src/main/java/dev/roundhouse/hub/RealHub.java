@@ -4,6 +4,8 @@ import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.schedules.Scheduler;
+import dev.roundhouse.hub.schedules.Scheduling;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
@@ -60,9 +62,11 @@ final class RealHub implements InProcessHub {
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
     this.decisions = decisions;
+    this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
   }
 
   private final Decisions decisions;
+  private final Scheduling scheduling;
 
   private void start(List<? extends HubExtension> list) {
     ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes);
@@ -85,6 +89,7 @@ final class RealHub implements InProcessHub {
       try {
         hub = new RealHub(config, lock, store, events, token, drivers);
         hub.runner.open();
+        hub.scheduling.open();
       } catch (RuntimeException e) {
         store.close();
         throw e;
@@ -104,6 +109,7 @@ final class RealHub implements InProcessHub {
 
   private void closeQuietly() {
     try {
+      scheduling.close();
       runner.close();
       store.close();
     } catch (RuntimeException e) {
@@ -172,6 +178,11 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
+  public Scheduler scheduler() {
+    return scheduling.scheduler();
+  }
+
+  @Override
   public Transcripts transcripts() {
     return transcripts;
   }
@@ -195,6 +206,7 @@ final class RealHub implements InProcessHub {
   @Override
   public void close() {
     try {
+      scheduling.close();
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {

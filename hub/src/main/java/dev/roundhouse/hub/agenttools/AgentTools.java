@@ -104,6 +104,17 @@ public final class AgentTools {
         AskUser.class, UserAnswer.class, CREATE, (actor, in) -> answer(runner.ask(actor, question(in), options(in))));
   }
 
+  /**
+   * Registers one more agent tool behind the same guard as these (another package's tools, such as the
+   * runbooks'): its answer opens with a summary, a refusal names the tool, it answers within {@link #TIMEOUT}.
+   * Its name must also be in {@code AgentToolsApi.NAMES}.
+   */
+  public static <I, O extends Answer> void add(
+      OperationRegistry registry, String name, String description, Class<I> input, Class<O> output,
+      OperationAnnotations effect, Handler<I, O> handler) {
+    add(registry, TIMEOUT, name, description, input, output, effect, handler);
+  }
+
   private static <I, O extends Answer> void add(
       OperationRegistry registry, Duration timeout, String name, String description, Class<I> input, Class<O> output,
       OperationAnnotations effect, Handler<I, O> handler) {

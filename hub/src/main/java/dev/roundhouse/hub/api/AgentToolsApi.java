@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.roundhouse.hub.api.BoardApi.DroppedEdge;
 import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Runbook;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
@@ -19,7 +20,7 @@ public final class AgentToolsApi {
   /** The agents' tools, by name: what a task-token MCP session lists and in-process drivers offer. */
   public static final Set<String> NAMES = Set.of(
       "suggest_task", "list_tasks", "get_task", "update_task", "move_task", "withdraw_suggestion",
-      "list_tags", "update_tag", "list_projects", "ask_user");
+      "list_tags", "update_tag", "list_projects", "ask_user", "create_runbook", "list_runbooks", "update_runbook");
   /** The agents' tools that wait for a person, as long as the person takes (no timeout). */
   public static final Set<String> WAIT_FOR_A_PERSON = Set.of("ask_user");
 
@@ -83,4 +84,8 @@ public final class AgentToolsApi {
       @JsonPropertyDescription(SUMMARY) String summary,
       @JsonPropertyDescription("The user's answer") String answer,
       @JsonPropertyDescription("The question decision that carried it") long decision) implements Answer {}
+
+  public record RunbookAnswer(@JsonPropertyDescription(SUMMARY) String summary, Runbook runbook) implements Answer {}
+
+  public record RunbooksAnswer(@JsonPropertyDescription(SUMMARY) String summary, List<Runbook> runbooks) implements Answer {}
 }

@@ -20,7 +20,13 @@ public final class TurnApi {
       @JsonPropertyDescription("Driver id; the task's agent, then the project's default when absent") String driver,
       @JsonPropertyDescription("Model, when the driver offers several") String model,
       @JsonPropertyDescription("The agent's permission mode, when the driver has modes") String permissionMode,
-      @JsonPropertyDescription("No human is watching: anything that would ask is denied instead") Boolean unattended) {}
+      @JsonPropertyDescription("No human is watching: anything that would ask is denied instead") Boolean unattended,
+      @JsonPropertyDescription("Give the agent the project's context text (default true)") Boolean projectContext) {
+
+    public TurnStart(long task, String message, String driver, String model, String permissionMode, Boolean unattended) {
+      this(task, message, driver, model, permissionMode, unattended, null);
+    }
+  }
 
   public record TurnSend(
       @JsonProperty(required = true) long task,

@@ -142,8 +142,24 @@ public final class Board {
     String description = Names.emptyToNull(Names.optionalText("description", input.description()));
     List<String> tags = input.tags() == null ? List.of() : Names.tags(input.tags());
     boolean suggested = actor.isAgent() || Boolean.TRUE.equals(input.suggested());
-    return store.write(
-        w -> {
+    return store.write(w -> createTask(w, actor, input, title, description, tags, suggested));
+  }
+
+  /**
+   * Creates a task inside a write the caller owns, so it commits (or not) together with the caller's own
+   * changes: how a schedule's firing claims its run and mints its task in one transaction.
+   */
+  public Task createTask(StoreWriter w, Actor actor, TaskCreate input) {
+    return createTask(w, actor, input, Names.title(input.title()),
+        Names.emptyToNull(Names.optionalText("description", input.description())),
+        input.tags() == null ? List.of() : Names.tags(input.tags()),
+        actor.isAgent() || Boolean.TRUE.equals(input.suggested()));
+  }
+
+  private Task createTask(
+      StoreWriter w, Actor actor, TaskCreate input, String title, String description, List<String> tags, boolean suggested) {
+    {
+        {
           Project project = project(w, input.project());
           Instant now = w.now();
           Task draft =
@@ -168,7 +184,8 @@ public final class Board {
           }
           w.append(new BoardEvent.TaskCreated(created).draft(actor, project.id(), created.id()));
           return created;
-        });
+        }
+    }
   }
 
   public Task task(long id) {
@@ -499,11 +516,21 @@ public final class Board {
         t.suggested(), t.agent(), t.branch(), t.startAt(), t.createdBy(), t.createdAt(), t.updatedAt());
   }
 
+  /** {@code raw} as the board stores tags (trimmed, lower case, each checked), or a refusal naming the bad one. */
+  public static List<String> tags(List<String> raw) {
+    return raw == null ? List.of() : Names.tags(raw);
+  }
+
   private static List<Long> distinct(List<Long> ids) {
     return List.copyOf(new LinkedHashSet<>(ids));
   }
 
-  private static Project project(StoreReader r, String ref) {
+  /**
+   * The project {@code ref} names (an id, or a name case-insensitively) as {@code r} sees it.
+   *
+   * @throws NotFound naming the known projects
+   */
+  public static Project project(StoreReader r, String ref) {
     String text = ref == null ? "" : ref.strip();
     if (text.isEmpty()) {
       throw new InvalidInput("project must name a project by id or name");

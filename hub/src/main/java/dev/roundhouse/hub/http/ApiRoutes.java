@@ -45,8 +45,10 @@ final class ApiRoutes {
       case "health" -> {
         requireMethod(exchange, "GET");
         ObjectNode health = Json.mapper().createObjectNode();
-        health.put("status", "ok");
+        JsonNode scheduler = hub.operations().invoke("scheduler_status", Actor.USER, Json.mapper().createObjectNode());
+        health.put("status", scheduler.path("stuck").asBoolean() ? "degraded" : "ok");
         health.put("version", Hub.version());
+        health.set("scheduler", scheduler);
         send(exchange, health);
       }
       case "ops" -> {

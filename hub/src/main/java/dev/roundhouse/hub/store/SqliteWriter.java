@@ -37,6 +37,11 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   }
 
   @Override
+  public ScheduleWrites schedules() {
+    return new SqliteSchedules(handle);
+  }
+
+  @Override
   public Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }

@@ -38,4 +38,7 @@ public interface StoreReader {
 
   /** Capability modules' records. */
   ExtensionReads extensions();
+
+  /** Runbooks, schedules and their runs. */
+  ScheduleReads schedules();
 }

@@ -46,4 +46,8 @@ public interface StoreWriter extends StoreReader {
   /** Changes to capability modules' records. */
   @Override
   ExtensionWrites extensions();
+
+  /** Changes to runbooks, schedules and runs. */
+  @Override
+  ScheduleWrites schedules();
 }

@@ -43,7 +43,7 @@ public record RunnerSettings(Duration idleTimeout, Duration lingerTimeout, Durat
   }
 
   /** Parses "90s", "20m", "2h" or a number of seconds. */
-  static Duration duration(Map<String, String> env, String name, Duration fallback) {
+  public static Duration duration(Map<String, String> env, String name, Duration fallback) {
     String raw = env.get(name);
     if (raw == null || raw.isBlank()) {
       return fallback;

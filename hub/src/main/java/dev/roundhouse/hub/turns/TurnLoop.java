@@ -40,7 +40,7 @@ final class TurnLoop {
   private static final Logger log = LoggerFactory.getLogger(TurnLoop.class);
 
   /** A turn that was written as started and has yet to run. */
-  record Launch(Turn turn, String message, String model, String permissionMode) {}
+  record Launch(Turn turn, String message, String model, String permissionMode, boolean projectContext) {}
 
   private record Setup(Task task, Project project, List<String> summaries, String resume) {}
 
@@ -65,11 +65,11 @@ final class TurnLoop {
 
   /** Writes a turn as started, with its message, inside {@code w}'s transaction; the caller launches it. */
   static Launch begin(StoreWriter w, Actor actor, long task, Project project, String message, String driver,
-      boolean unattended, String model, String permissionMode) {
+      boolean unattended, String model, String permissionMode, boolean projectContext) {
     Turn turn = w.runner().insertTurn(task, w.runner().generation(task), driver, unattended, actor, w.now());
     w.append(new RunnerEvent.Started(turn.id(), driver, unattended).draft(actor, project.id(), task));
     w.append(new RunnerEvent.UserMessage(turn.id(), message).draft(actor, project.id(), task));
-    return new Launch(turn, message, model, permissionMode);
+    return new Launch(turn, message, model, permissionMode, projectContext);
   }
 
   /** Starts the task's loop with its first turn. */
@@ -110,7 +110,7 @@ final class TurnLoop {
       recordPlace(turn, setup.project, place);
       TurnRequest request = new TurnRequest(
           turn.id(), turn.taskId(), setup.project.name(), place.workingDirectory(), launch.message(),
-          TurnPreparation.contextText(setup.project, setup.task, owners), setup.summaries, setup.resume, launch.model(),
+          TurnPreparation.contextText(setup.project, setup.task, owners, launch.projectContext()), setup.summaries, setup.resume, launch.model(),
           launch.permissionMode(), turn.unattended(), place.environment(),
           TurnPreparation.systemPrompt(setup.project, setup.task, owners));
       RunnerTurnContext context = new RunnerTurnContext(
@@ -200,7 +200,7 @@ final class TurnLoop {
         }
         Project project = w.project(projectOf(w, turn.taskId())).orElseThrow();
         String driver = next.get().driver() != null ? next.get().driver() : turn.driver();
-        return begin(w, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null);
+        return begin(w, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null, true);
       });
     } catch (RuntimeException e) {
       log.error("cannot finish turn {}", turnId, e);

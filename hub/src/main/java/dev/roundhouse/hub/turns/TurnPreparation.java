@@ -72,11 +72,14 @@ final class TurnPreparation {
     return prompts.isEmpty() ? null : String.join("\n\n", prompts);
   }
 
-  /** The project's context, the task's title and description, then what the task's owners add, in their order. */
-  static String contextText(Project project, Task task, List<TurnContributor> owners) {
+  /**
+   * The project's context (unless {@code projectContext} is false: a runbook that does not send it), the task's
+   * title and description, then what the task's owners add, in their order.
+   */
+  static String contextText(Project project, Task task, List<TurnContributor> owners, boolean projectContext) {
     Locks.assertNoneHeld("the turn contributors' context");
     StringBuilder text = new StringBuilder();
-    if (project.context() != null) {
+    if (projectContext && project.context() != null) {
       text.append(project.context()).append("\n\n");
     }
     text.append("Task #").append(task.id()).append(": ").append(task.title());

@@ -21,6 +21,8 @@ import dev.roundhouse.hub.spi.TurnContributor;
 import dev.roundhouse.hub.spi.TurnPlace;
 import dev.roundhouse.hub.spi.TurnPlacer;
 import dev.roundhouse.hub.store.Store;
+import dev.roundhouse.hub.store.StoreWriter;
+import java.util.function.BiConsumer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -117,6 +119,16 @@ public final class TurnRunner implements AutoCloseable {
   // ---- operations ---------------------------------------------------------------------------
 
   public TurnApi.TurnView start(Actor actor, TurnApi.TurnStart in) {
+    return start(actor, in, (w, turn) -> {});
+  }
+
+  /**
+   * Starts a turn as {@link #start(Actor, TurnApi.TurnStart)} does, and runs {@code alsoInWrite} in the same
+   * transaction that records the turn: what the caller writes there commits with the start or not at all (a
+   * scheduled run marks itself running, so no second start can happen). {@code alsoInWrite} may throw to
+   * refuse the start.
+   */
+  public TurnApi.TurnView start(Actor actor, TurnApi.TurnStart in, BiConsumer<StoreWriter, Turn> alsoInWrite) {
     Target target = target(in.task(), in.driver());
     boolean unattended = Boolean.TRUE.equals(in.unattended());
     TurnLoop.Launch launch = parts.store().write(w -> {
@@ -130,8 +142,10 @@ public final class TurnRunner implements AutoCloseable {
       }
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow(() -> new RoundhouseException.InvalidInput(
           "task " + in.task() + " has no queued message to run; give a message"));
-      return TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), unattended, in.model(),
-          in.permissionMode());
+      TurnLoop.Launch began = TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(),
+          unattended, in.model(), in.permissionMode(), !Boolean.FALSE.equals(in.projectContext()));
+      alsoInWrite.accept(w, began.turn());
+      return began;
     });
     loops.launch(launch);
     return view(in.task(), launch.turn().id());
@@ -158,7 +172,7 @@ public final class TurnRunner implements AutoCloseable {
         return new Sent.Joined(running.get());
       }
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow();
-      return new Sent.Began(TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null));
+      return new Sent.Began(TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null, true));
     });
     return switch (sent) {
       case Sent.Began began -> {

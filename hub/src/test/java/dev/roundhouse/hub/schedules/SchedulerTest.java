@@ -1,0 +1,257 @@
+package dev.roundhouse.hub.schedules;
+
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.schedules.Scheduler.Tick;
+import dev.roundhouse.hub.testing.EventRecorder;
+import dev.roundhouse.hub.testing.HttpTestClient;
+import dev.roundhouse.hub.testing.ManualClock;
+import dev.roundhouse.hub.testing.TestDriver;
+import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.Waits;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The scheduler's tick against a real hub: firing, missed and overlap policies, pause, failures, health. */
+class SchedulerTest {
+  private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
+  private final ManualClock clock = new ManualClock(START);
+  private final CountDownLatch release = new CountDownLatch(1);
+  private volatile boolean block;
+  private TestHub hub;
+  private HttpTestClient http;
+  private EventRecorder events;
+
+  private void start() {
+    start(false);
+  }
+
+  /** A hub whose scheduler ticks on its own thread too ({@code ticking}), or only when the test ticks it. */
+  private void start(boolean ticking) {
+    TestDriver driver = new TestDriver("test", false, (request, context) -> {
+      if (block) {
+        release.await();
+      }
+    });
+    hub = TestHub.withDrivers(c -> c.withClock(clock).withScheduler(SchedulerSettings.DEFAULTS.withEnabled(ticking)), List.of(driver));
+    http = hub.http();
+    events = new EventRecorder(hub.hub());
+    http.op("project_create", map("name", "web", "path", hub.folder("web"), "default_agent", "test"));
+  }
+
+  @AfterEach
+  void stop() {
+    release.countDown();
+    if (events != null) {
+      events.close();
+    }
+    if (hub != null) {
+      hub.close();
+    }
+  }
+
+  private JsonNode hourly(String name, Object... more) {
+    var input = map("project", "web", "name", name, "prompt", "triage the new issues", "recurrence", "FREQ=HOURLY", "zone", "UTC");
+    for (int i = 0; i < more.length; i += 2) {
+      input.put((String) more[i], more[i + 1]);
+    }
+    return http.op("schedule_create", input);
+  }
+
+  private Tick tickAt(String isoTime) {
+    Instant at = Instant.parse(isoTime);
+    clock.advance(Duration.between(clock.instant(), at));
+    return hub.hub().scheduler().tick(at);
+  }
+
+  private JsonNode runs(String schedule) {
+    return http.op("schedule_runs", map("schedule", schedule)).get("runs");
+  }
+
+  /** Waits for the run's turn to end, then ticks so the scheduler follows it. */
+  private void finishRun(long task, String isoTime) {
+    events.await("turn.ended", task);
+    assertThat(tickAt(isoTime).ended()).isEqualTo(1);
+  }
+
+  @Test
+  void aFiringRunsOnceAtItsTimeUnattendedAndItsTaskEndsDone() {
+    start();
+    JsonNode schedule = hourly("triage");
+    assertThat(schedule.get("next_at").asText()).isEqualTo("2026-12-01T11:00:00Z");
+
+    assertThat(tickAt("2026-12-01T10:59:59Z")).isEqualTo(new Tick(0, 0, 0, 0, 0));
+    Tick fired = tickAt("2026-12-01T11:00:00Z");
+    assertThat(fired.fired()).isEqualTo(1);
+    assertThat(fired.launched()).isEqualTo(1);
+    JsonNode run = runs("triage").get(0);
+    long task = run.get("task_id").asLong();
+    assertThat(run.get("scheduled_at").asText()).isEqualTo("2026-12-01T11:00:00Z");
+    Event started = events.await("turn.started", task);
+    assertThat(started.data().get("unattended").asBoolean()).isTrue();
+    assertThat(started.actor().toString()).isEqualTo("scheduler");
+
+    finishRun(task, "2026-12-01T11:00:01Z");
+    assertThat(runs("triage").get(0).get("status").asText()).isEqualTo("done");
+    assertThat(http.op("task_get", map("task", task)).get("status").asText()).isEqualTo("done");
+    assertThat(http.op("task_get", map("task", task)).get("tags").toString()).contains("run");
+
+    // The same time again, and a clock that went back: nothing fires twice.
+    assertThat(tickAt("2026-12-01T11:00:02Z").fired()).isZero();
+    assertThat(tickAt("2026-12-01T10:30:00Z").fired()).isZero();
+    assertThat(runs("triage")).hasSize(1);
+    assertThat(http.op("schedule_get", map("schedule", "triage")).get("schedule").get("next_at").asText())
+        .isEqualTo("2026-12-01T12:00:00Z");
+  }
+
+  @Test
+  void missedFiringsAreSkippedAsOneRecordByDefault() {
+    start();
+    hourly("triage");
+    Tick tick = tickAt("2026-12-01T15:30:00Z");
+    assertThat(tick.fired()).isZero();
+    assertThat(tick.skipped()).isEqualTo(1);
+    JsonNode run = runs("triage").get(0);
+    assertThat(run.get("status").asText()).isEqualTo("skipped");
+    assertThat(run.get("scheduled_at").asText()).isEqualTo("2026-12-01T11:00:00Z");
+    assertThat(run.get("reason").asText()).contains("missed 5 firings", "2026-12-01 11:00", "2026-12-01 15:00", "skipped");
+    assertThat(http.op("schedule_get", map("schedule", "triage")).get("schedule").get("next_at").asText())
+        .isEqualTo("2026-12-01T16:00:00Z");
+  }
+
+  @Test
+  void missedFiringsRunOnceWhenThePolicySaysSo() {
+    start();
+    hourly("triage", "missed", "run_once");
+    Tick tick = tickAt("2026-12-01T13:30:00Z");
+    assertThat(tick.fired()).isEqualTo(1);
+    JsonNode run = runs("triage").get(0);
+    assertThat(run.get("reason").asText()).contains("missed 3 firings", "run once");
+    finishRun(run.get("task_id").asLong(), "2026-12-01T13:30:01Z");
+    assertThat(runs("triage")).hasSize(1);
+  }
+
+  @Test
+  void aFiringWithinTheGraceIsOnTimeAndEachRuns() {
+    start();
+    hourly("triage", "overlap", "allow");
+    Tick tick = tickAt("2026-12-01T12:05:00Z"); // 11:00 is 65 min late (missed), 12:00 is 5 min late (on time)
+    assertThat(tick.skipped()).isEqualTo(1);
+    assertThat(tick.fired()).isEqualTo(1);
+    assertThat(runs("triage")).extracting(r -> r.get("scheduled_at").asText() + " " + r.get("status").asText())
+        .containsExactly("2026-12-01T12:00:00Z running", "2026-12-01T11:00:00Z skipped");
+  }
+
+  @Test
+  void overlapSkipRecordsTheFiringWhileThePreviousRunGoes() {
+    block = true;
+    start();
+    hourly("triage");
+    tickAt("2026-12-01T11:00:00Z");
+    long first = runs("triage").get(0).get("task_id").asLong();
+    events.await("turn.started", first);
+    Tick second = tickAt("2026-12-01T12:00:00Z");
+    assertThat(second.skipped()).isEqualTo(1);
+    assertThat(runs("triage").get(0).get("reason").asText()).contains("previous run (task " + first + ") was still going");
+  }
+
+  @Test
+  void overlapQueueStartsTheFiringAfterThePreviousRunEnds() {
+    block = true;
+    start();
+    hourly("triage", "overlap", "queue");
+    tickAt("2026-12-01T11:00:00Z");
+    long first = runs("triage").get(0).get("task_id").asLong();
+    events.await("turn.started", first);
+    assertThat(tickAt("2026-12-01T12:00:00Z").queued()).isEqualTo(1);
+    assertThat(runs("triage").get(0).get("status").asText()).isEqualTo("queued");
+    assertThat(runs("triage").get(0).has("task_id")).isFalse();
+
+    block = false;
+    release.countDown();
+    events.await("turn.ended", first);
+    Tick after = tickAt("2026-12-01T12:01:00Z");
+    assertThat(after.ended()).isEqualTo(1);
+    assertThat(after.fired()).isEqualTo(1);
+    assertThat(after.launched()).isEqualTo(1);
+    JsonNode promoted = runs("triage").get(0);
+    assertThat(promoted.get("scheduled_at").asText()).isEqualTo("2026-12-01T12:00:00Z");
+    assertThat(promoted.get("status").asText()).isEqualTo("running");
+    assertThat(promoted.get("task_id").asLong()).isNotEqualTo(first);
+  }
+
+  @Test
+  void overlapAllowRunsBesideThePreviousRun() {
+    block = true;
+    start();
+    hourly("triage", "overlap", "allow");
+    tickAt("2026-12-01T11:00:00Z");
+    tickAt("2026-12-01T12:00:00Z");
+    assertThat(runs("triage")).extracting(r -> r.get("status").asText()).containsExactly("running", "running");
+  }
+
+  @Test
+  void aPausedScheduleDoesNotFireAndResumesFromNow() {
+    start();
+    hourly("triage");
+    http.op("schedule_pause", map("schedule", "triage"));
+    assertThat(tickAt("2026-12-01T11:00:00Z").fired()).isZero();
+    JsonNode resumed = http.op("schedule_resume", map("schedule", "triage"));
+    assertThat(resumed.get("next_at").asText()).isEqualTo("2026-12-01T12:00:00Z");
+    assertThat(runs("triage")).isEmpty();
+    assertThat(http.op("scheduler_status", map()).get("active_schedules").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aRunWhoseTurnCannotStartEndsFailedSayingWhy() {
+    start();
+    http.op("project_create", map("name", "bare", "path", hub.folder("bare")));
+    http.op("schedule_create", map("project", "bare", "name", "nightly", "prompt", "go", "recurrence", "FREQ=HOURLY",
+        "zone", "UTC"));
+    tickAt("2026-12-01T11:00:00Z");
+    JsonNode run = runs("nightly").get(0);
+    assertThat(run.get("status").asText()).isEqualTo("failed");
+    assertThat(run.get("reason").asText()).contains("the turn could not start");
+    assertThat(tickAt("2026-12-01T11:00:30Z").launched()).isZero();
+  }
+
+  @Test
+  void aLateSchedulerIsReportedStuckWithItsLag() {
+    start(true);
+    hourly("triage"); // wakes the scheduler: it ticks at 10:00, then waits up to its 30 s tick
+    Waits.until("the scheduler's first tick", Duration.ofSeconds(20),
+        () -> http.op("scheduler_status", map()).has("last_tick"));
+    clock.advance(Duration.ofMinutes(80)); // 11:20: the 11:00 firing is 20 min overdue, and no tick since 10:00
+    JsonNode status = http.op("scheduler_status", map());
+    assertThat(status.get("enabled").asBoolean()).isTrue();
+    assertThat(status.get("stuck").asBoolean()).isTrue();
+    assertThat(status.get("lag_millis").asLong()).isEqualTo(Duration.ofMinutes(20).toMillis());
+    assertThat(status.get("reason").asText()).contains("last tick was 4800 s ago");
+    JsonNode health = Json.read(http.get("/api/health").raw().body(), JsonNode.class);
+    assertThat(health.get("status").asText()).isEqualTo("degraded");
+    assertThat(health.get("scheduler").get("next_firing").asText()).isEqualTo("2026-12-01T11:00:00Z");
+
+    hub.hub().scheduler().tick(clock.instant());
+    assertThat(http.op("scheduler_status", map()).get("stuck").asBoolean()).isFalse();
+  }
+
+  @Test
+  void aSchedulerSwitchedOffSaysSoAndIsNotStuck() {
+    start(false);
+    hourly("triage");
+    clock.advance(Duration.ofHours(3));
+    JsonNode status = http.op("scheduler_status", map());
+    assertThat(status.get("enabled").asBoolean()).isFalse();
+    assertThat(status.get("stuck").asBoolean()).isFalse();
+    assertThat(status.get("lag_millis").asLong()).isEqualTo(Duration.ofHours(2).toMillis());
+    assertThat(runs("triage")).isEmpty();
+  }
+}
