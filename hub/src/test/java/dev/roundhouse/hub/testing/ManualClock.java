@@ -15,6 +15,11 @@ public final class ManualClock extends Clock {
     this.now = new AtomicReference<>(start);
   }
 
+  /** Moves the clock to {@code at}, forward or back. */
+  public void set(Instant at) {
+    now.set(at);
+  }
+
   public void advance(Duration by) {
     now.updateAndGet(t -> t.plus(by));
   }
