@@ -1,5 +1,7 @@
 package dev.roundhouse.hub.schedules;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -17,6 +19,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import net.fortuna.ical4j.model.Recur;
 
 /**
@@ -29,15 +33,21 @@ import net.fortuna.ical4j.model.Recur;
  * listed once, at parse. And ical4j stops an expansion after 1,000 rule periods without a candidate (its
  * {@code maxincrementcount}), which cuts off a MINUTELY rule limited to Mondays after a day; {@link #nextAfter}
  * therefore asks for windows of {@value #PERIODS_PER_WINDOW} periods, one after another, up to the horizon.
- * ical4j finds the period to start from by bisection, so a frequent rule does not cost more the older its
- * anchor is.
  *
- * <p>Immutable and thread-safe: ical4j's {@code Recur} rebuilds its rule objects on every expansion, so it is not
- * shared; each call reads the stored text into its own.
+ * <p>Cost: ical4j finds the period to start from by bisection, so an old anchor costs little; but each period it
+ * expands costs some ten microseconds. So an expansion keeps the firings it found beyond the one asked for (2 the
+ * first time, then twice as many each time up to {@value #BATCH}), and the calls that follow, such as a scheduler
+ * asking for the next firing after each firing, answer from them in well under a microsecond.
+ *
+ * <p>Thread-safe. ical4j's {@code Recur} rebuilds its rule objects on every expansion, so expansions of the one
+ * {@code Recur} take turns under {@link #expanding} (CPU only, no call-outs); the kept firings are an immutable
+ * {@link Batch} replaced whole, so a racing reader sees one batch or the other.
  */
 final class RruleRule implements WallRule {
   /** Rule periods per ical4j expansion: below its 1,000-empty-periods cut-off. */
   static final int PERIODS_PER_WINDOW = 900;
+  /** How many firings one expansion keeps for the calls that follow. */
+  static final int BATCH = 32;
   /** The most COUNT a rule may have; its firings are listed at parse. */
   static final int MAX_COUNT = 1000;
 
@@ -51,8 +61,11 @@ final class RruleRule implements WallRule {
       "MONTHLY", ChronoUnit.MONTHS,
       "YEARLY", ChronoUnit.YEARS);
 
-  /** The rule for ical4j: the text without COUNT and UNTIL. */
-  private final String ical;
+  /** Guards {@link #recur}, whose expansions change its fields. */
+  private final ReentrantLock expanding = Locks.tracked("RRULE expansion");
+  /** The rule without COUNT and UNTIL. */
+  @GuardedBy("expanding")
+  private final Recur<LocalDateTime> recur;
   private final LocalDateTime anchor;
   /** How far one expansion window reaches: {@value #PERIODS_PER_WINDOW} periods of the rule. */
   private final long windowAmount;
@@ -60,12 +73,15 @@ final class RruleRule implements WallRule {
   private final boolean everyHour;
   /** The firings of a COUNT rule, in order; null for a rule without COUNT. */
   private final List<LocalDateTime> counted;
+  /** The last expansion, reused while it covers the question; replaced whole, so a racing reader sees one or the other. */
+  private final AtomicReference<Batch> lastBatch = new AtomicReference<>();
 
   /** A parsed rule and its UNTIL as the last instant that may fire. */
   record Parsed(WallRule rule, Optional<Instant> until) {}
 
-  private RruleRule(String ical, LocalDateTime anchor, long windowAmount, ChronoUnit windowUnit, boolean everyHour, List<LocalDateTime> counted) {
-    this.ical = ical;
+  private RruleRule(Recur<LocalDateTime> recur, LocalDateTime anchor, long windowAmount, ChronoUnit windowUnit, boolean everyHour,
+      List<LocalDateTime> counted) {
+    this.recur = recur;
     this.anchor = anchor;
     this.windowAmount = windowAmount;
     this.windowUnit = windowUnit;
@@ -118,15 +134,15 @@ final class RruleRule implements WallRule {
 
     StringBuilder ical = new StringBuilder();
     parts.forEach((name, value) -> ical.append(ical.isEmpty() ? "" : ";").append(name).append('=').append(value));
-    String icalText = ical.toString();
+    Recur<LocalDateTime> recur;
     try {
-      new Recur<LocalDateTime>(icalText, false);
+      recur = new Recur<>(ical.toString(), false);
     } catch (RuntimeException e) { // ical4j reports bad values as IllegalArgumentException, DateTimeException, ...
       throw invalid(text, e.getMessage() == null ? e.toString() : e.getMessage());
     }
     boolean everyHour = (unit == ChronoUnit.MINUTES || unit == ChronoUnit.HOURS) && !parts.containsKey("BYHOUR");
     long windowAmount = (long) PERIODS_PER_WINDOW * interval;
-    RruleRule infinite = new RruleRule(icalText, anchor, windowAmount, unit, everyHour, null);
+    RruleRule infinite = new RruleRule(recur, anchor, windowAmount, unit, everyHour, null);
     LocalDateTime beforeAnchor = anchor.minusNanos(1);
     if (count == null) {
       if (until.isEmpty() && infinite.nextAfter(beforeAnchor).isEmpty()) {
@@ -140,7 +156,7 @@ final class RruleRule implements WallRule {
       firings.add(next.get());
       next = infinite.nextAfter(next.get());
     }
-    return new Parsed(new RruleRule(icalText, anchor, windowAmount, unit, everyHour, List.copyOf(firings)), until);
+    return new Parsed(new RruleRule(null, anchor, windowAmount, unit, everyHour, List.copyOf(firings)), until);
   }
 
   @Override
@@ -150,18 +166,61 @@ final class RruleRule implements WallRule {
       int next = index >= 0 ? index + 1 : -index - 1;
       return next < counted.size() ? Optional.of(counted.get(next)) : Optional.empty();
     }
-    Recur<LocalDateTime> recur = new Recur<>(ical, false);
+    Batch last = lastBatch.get();
+    if (last != null && last.answers(after)) {
+      return last.firstAfter(after);
+    }
+    Batch batch = expand(after, last == null ? 2 : Math.min(BATCH, last.size() * 2));
+    lastBatch.set(batch);
+    return batch.firstAfter(after);
+  }
+
+  /**
+   * Up to {@code size} firings after {@code after}, in windows of {@value #PERIODS_PER_WINDOW} periods, until the
+   * batch is full or the horizon is passed.
+   */
+  private Batch expand(LocalDateTime after, int size) {
+    expanding.lock();
+    try {
+      return expandLocked(after, size);
+    } finally {
+      expanding.unlock();
+    }
+  }
+
+  @GuardedBy("expanding")
+  private Batch expandLocked(LocalDateTime after, int size) {
     LocalDateTime horizon = after.plusYears(HORIZON_YEARS);
     LocalDateTime start = after.isBefore(anchor) ? anchor.minusNanos(1) : after;
+    List<LocalDateTime> firings = new ArrayList<>(size);
     while (true) {
       LocalDateTime end = start.plus(windowAmount, windowUnit);
-      Optional<LocalDateTime> found = recur.getDatesAsStream(anchor, start, end, -1)
-          .filter(time -> time.isAfter(after))
-          .findFirst();
-      if (found.isPresent() || !end.isBefore(horizon)) {
-        return found;
+      // windows share their bounds: a firing at one window's end is not listed again from the next
+      LocalDateTime floor = firings.isEmpty() ? after : firings.getLast();
+      recur.getDatesAsStream(anchor, start, end, -1)
+          .filter(time -> time.isAfter(floor))
+          .limit(size - firings.size())
+          .forEach(firings::add);
+      if (firings.size() == size || !end.isBefore(horizon)) {
+        return new Batch(after, size, List.copyOf(firings));
       }
       start = end;
+    }
+  }
+
+  /**
+   * Every firing in (from, last of firings], so it answers {@link #nextAfter} for any time from {@code from} up to
+   * before its last firing; {@code size} is how many were asked for, which the next expansion doubles.
+   */
+  private record Batch(LocalDateTime from, int size, List<LocalDateTime> firings) {
+    boolean answers(LocalDateTime after) {
+      return !after.isBefore(from) && !firings.isEmpty() && after.isBefore(firings.getLast());
+    }
+
+    Optional<LocalDateTime> firstAfter(LocalDateTime after) {
+      int index = Collections.binarySearch(firings, after);
+      int next = index >= 0 ? index + 1 : -index - 1;
+      return next < firings.size() ? Optional.of(firings.get(next)) : Optional.empty();
     }
   }
 
@@ -211,6 +270,6 @@ final class RruleRule implements WallRule {
 
   @Override
   public String toString() {
-    return ical + " from " + anchor + (counted == null ? "" : " (" + counted.size() + " firings)");
+    return "RRULE from " + anchor + (counted == null ? "" : " (" + counted.size() + " firings)");
   }
 }
