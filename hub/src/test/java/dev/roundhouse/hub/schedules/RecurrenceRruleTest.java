@@ -4,7 +4,10 @@ import static dev.roundhouse.hub.schedules.Firings.at;
 import static dev.roundhouse.hub.schedules.Firings.preview;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** RRULE specifics: month ends, INTERVAL and the anchor's phase, COUNT and UNTIL, the anchor's own firing. */
@@ -57,6 +60,13 @@ class RecurrenceRruleTest {
     // a week of minutes without a candidate: more than ical4j's 1,000 empty periods in one expansion
     assertThat(preview("FREQ=MINUTELY;INTERVAL=1;BYDAY=MO;BYHOUR=9;BYMINUTE=0,1", "UTC", "2025-06-02T09:01Z", 2))
         .containsExactly("2025-06-09T09:00Z", "2025-06-09T09:01Z");
+  }
+
+  @Test
+  void everyQuarterHourInOfficeHoursOnWeekdays() {
+    assertThat(preview("FREQ=HOURLY;BYMINUTE=0,15,30,45;BYHOUR=9,10,11,12,13,14,15,16;BYDAY=MO,TU,WE,TH,FR", "Europe/Berlin",
+        "2025-06-13T16:20+02:00", 4))
+        .containsExactly("2025-06-13T16:30+02:00", "2025-06-13T16:45+02:00", "2025-06-16T09:00+02:00", "2025-06-16T09:15+02:00");
   }
 
   @Test
@@ -114,5 +124,24 @@ class RecurrenceRruleTest {
   void lastFridayOfTheMonthWithSetPosition() {
     assertThat(preview("FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;BYHOUR=16;BYMINUTE=0", "Europe/Berlin", "2025-03-01T00:00+01:00", 2))
         .containsExactly("2025-03-28T16:00+01:00", "2025-04-25T16:00+02:00");
+  }
+
+  @Test
+  void keptFiringsGiveTheSameAnswersWhateverWasAskedBefore() {
+    String rule = "FREQ=WEEKLY;BYDAY=MO,WE,FR;BYHOUR=7,19;BYMINUTE=0";
+    ZoneId sydney = ZoneId.of("Australia/Sydney");
+    List<Instant> expected = Recurrence.parse(rule, sydney).preview(at("2025-03-01T00:00+11:00"), 80);
+    Recurrence asked = Recurrence.parse(rule, sydney);
+    asked.next(at("2026-01-01T00:00+11:00")); // keeps firings far ahead
+    List<Instant> answers = new ArrayList<>();
+    Instant cursor = at("2025-03-01T00:00+11:00");
+    for (int i = 0; i < 80; i++) {
+      asked.next(cursor.plusSeconds(86_400L * (i % 5))); // questions out of order, into and out of the kept batch
+      cursor = asked.next(cursor).orElseThrow();
+      answers.add(cursor);
+    }
+    assertThat(answers).isEqualTo(expected);
+    assertThat(Firings.shown(asked, expected.subList(0, 3)))
+        .containsExactly("2025-03-03T07:00+11:00", "2025-03-03T19:00+11:00", "2025-03-05T07:00+11:00");
   }
 }
