@@ -16,7 +16,11 @@ enum ExitCode {
   /** {@code serve}: another hub already holds this home's lock; the message names its pid. */
   HOME_LOCKED(4),
   /** {@code serve}: the hub cannot start: the port is in use, the bind address is refused, a setting is invalid. */
-  CANNOT_START(5);
+  CANNOT_START(5),
+  /** {@code run}: the run needed a person: a permission was denied, the agent asked a question, settings drifted. */
+  NEEDED_PERSON(6),
+  /** {@code run --timeout}: the turn was still running when the time was up; it was stopped. */
+  TIMED_OUT(7);
 
   private final int status;
 

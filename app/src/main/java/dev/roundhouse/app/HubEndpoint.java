@@ -16,7 +16,8 @@ import java.time.Duration;
 /**
  * Where the running hub listens and the token it expects. The URL is {@code ROUNDHOUSE_URL} when set, else
  * the {@code url} the hub recorded in its lock file ({@code $ROUNDHOUSE_HOME/hub.lock}), which counts only
- * while a process holds the lock. The token is read from {@code $ROUNDHOUSE_HOME/token}. {@link #connect()}
+ * while a process holds the lock. The token is {@code ROUNDHOUSE_TOKEN} when set, else read from
+ * {@code $ROUNDHOUSE_HOME/token}. {@link #connect()}
  * opens the typed client there; {@link #failure} is how the CLI reports a hub it cannot reach. Immutable.
  *
  * @param url the base URL, without a trailing slash
@@ -27,6 +28,8 @@ import java.time.Duration;
 record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
 
   static final String URL_VARIABLE = "ROUNDHOUSE_URL";
+  /** The token to send instead of the home's token file (for a hub on another machine). */
+  static final String TOKEN_VARIABLE = "ROUNDHOUSE_TOKEN";
   /** How long the CLI waits for an operation's answer. */
   static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(60);
 
@@ -36,6 +39,26 @@ record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
    * @throws CliFailure with {@link ExitCode#NO_HUB} when no hub holds the home's lock
    */
   static HubEndpoint locate(Context context) {
+    return locate(context, null, null);
+  }
+
+  /**
+   * Finds the hub for this context, with a URL and a token given on the command line taking the place of
+   * {@code ROUNDHOUSE_URL} and of {@code ROUNDHOUSE_TOKEN} or the home's token file.
+   *
+   * @param url the hub's URL, or null for the usual search
+   * @param token the bearer token, or null for {@code ROUNDHOUSE_TOKEN}, else the home's token file
+   * @throws CliFailure with {@link ExitCode#NO_HUB} when no hub holds the home's lock
+   */
+  static HubEndpoint locate(Context context, String url, String token) {
+    HubEndpoint found = url != null ? new HubEndpoint(url.replaceAll("/+$", ""), null, context.hubConfig().home(), true) : search(context);
+    String bearer = token != null ? token
+        : context.variable(TOKEN_VARIABLE).orElseGet(() -> found.token() != null ? found.token() : token(context.hubConfig().tokenFile()));
+    return new HubEndpoint(found.url(), bearer, found.home(), found.fromVariable());
+  }
+
+  /** The URL from {@code ROUNDHOUSE_URL} or the lock file; the token is left to {@link #locate(Context, String, String)}. */
+  private static HubEndpoint search(Context context) {
     HubConfig config = context.hubConfig();
     Path home = config.home();
     String url;
@@ -58,7 +81,7 @@ record HubEndpoint(String url, String token, Path home, boolean fromVariable) {
       }
       url = holder.get("url").asText();
     }
-    return new HubEndpoint(url.replaceAll("/+$", ""), token(config.tokenFile()), home, fromVariable);
+    return new HubEndpoint(url.replaceAll("/+$", ""), null, home, fromVariable);
   }
 
   /** The failure for a home no hub is running for. */

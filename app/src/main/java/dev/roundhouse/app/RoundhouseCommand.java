@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
       OpsCommand.class,
       DoctorCommand.class,
       BenchCommand.class,
+      RunCommand.class,
       DemoCommand.class,
       LspCommand.class,
       AcpCommand.class

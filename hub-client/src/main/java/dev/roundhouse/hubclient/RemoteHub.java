@@ -147,6 +147,11 @@ public final class RemoteHub implements AutoCloseable {
     return call("turn_stop", new TurnApi.TaskRef(task), TurnApi.TurnView.class);
   }
 
+  /** How a task's run ended, judged from its turn (the latest when {@code turn} is null). */
+  public TurnApi.TurnOutcomeView turnOutcome(long task, Long turn) {
+    return call("turn_outcome", new TurnApi.TurnOutcomeQuery(task, turn), TurnApi.TurnOutcomeView.class);
+  }
+
   public TurnApi.Transcript taskTranscript(TurnApi.TranscriptQuery query) {
     return call("task_transcript", query, TurnApi.Transcript.class);
   }

@@ -100,7 +100,7 @@ public final class AgentTools {
         NoInput.class, ProjectsAnswer.class, READ, (actor, in) -> say.projects(board.projects()));
     add(registry, null, "ask_user",
         "Ask the user a question and wait for the answer (your turn is parked until it comes). Give options for"
-            + " a choice, none for free text. Only during a turn; an unattended run has no one to ask.",
+            + " a choice, none for free text. Only during a turn; in an unattended run no one can answer, so asking fails the run.",
         AskUser.class, UserAnswer.class, CREATE, (actor, in) -> answer(runner.ask(actor, question(in), options(in))));
   }
 

@@ -7,6 +7,8 @@ import dev.roundhouse.hub.events.Event;
 import java.util.List;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.model.QueuedMessage;
+import dev.roundhouse.hub.model.RunOutcome;
+import dev.roundhouse.hub.model.TurnStatus;
 import dev.roundhouse.hub.spi.AuthStatus;
 import dev.roundhouse.hub.spi.DriverCapabilities;
 
@@ -20,7 +22,8 @@ public final class TurnApi {
       @JsonPropertyDescription("Driver id; the task's agent, then the project's default when absent") String driver,
       @JsonPropertyDescription("Model, when the driver offers several") String model,
       @JsonPropertyDescription("The agent's permission mode, when the driver has modes") String permissionMode,
-      @JsonPropertyDescription("No human is watching: anything that would ask is denied instead") Boolean unattended,
+      @JsonPropertyDescription("No human is watching: a permission that would ask is denied, a question or settings drift fails the run, and the session never lingers")
+          Boolean unattended,
       @JsonPropertyDescription("Give the agent the project's context text (default true)") Boolean projectContext) {
 
     public TurnStart(long task, String message, String driver, String model, String permissionMode, Boolean unattended) {
@@ -85,6 +88,23 @@ public final class TurnApi {
       @JsonPropertyDescription("A note for the agent, such as why it was denied") String message,
       @JsonPropertyDescription("With allow_always on a shell command: the command prefix to remember (default: the whole command)")
           String rule) {}
+
+  public record TurnOutcomeQuery(
+      @JsonProperty(required = true) long task,
+      @JsonPropertyDescription("The turn to judge; the task's latest turn when absent") Long turn) {}
+
+  /** How a run ended, judged from its turn (see docs/turns.md, "Unattended runs"). */
+  public record TurnOutcomeView(
+      long task,
+      long turn,
+      TurnStatus status,
+      @JsonPropertyDescription("running, done, failed, denied (a permission was denied) or needed_person (a question, or settings drift)")
+          RunOutcome outcome,
+      @JsonPropertyDescription("Why, in a sentence: the turn's end reason or the first denied permission; null for a clean run")
+          String reason,
+      @JsonPropertyDescription("How many permissions the turn was denied") int deniedPermissions,
+      @JsonPropertyDescription("How many questions the unattended turn refused (the first fails the run)") int refusedQuestions,
+      boolean unattended) {}
 
   public record DriverInfo(String id, DriverCapabilities capabilities, AuthStatus auth) {}
 

@@ -15,6 +15,7 @@ import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
+import dev.roundhouse.hub.turns.RunOutcomes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -36,6 +36,9 @@ public interface TurnContext {
    * Asks the user a question, parking the turn until it is answered.
    *
    * @param options choices to offer, or empty for a free-text answer
+   * <p>In an unattended turn nobody can answer: the question is recorded ({@code turn.question_refused}), the
+   * turn is stopped and ends {@code failed} with a reason naming the question, and this returns empty at once.
+   *
    * @return the answer, or empty when there was none (stop, timeout, unattended run)
    */
   Optional<String> ask(String question, List<String> options);
@@ -43,7 +46,8 @@ public interface TurnContext {
   /**
    * For a driver that supports linger: after emitting a {@link TurnEvent.Result}, waits for the next
    * message sent to this task and returns it; empty when the turn should end (stopped, or nothing came
-   * within the linger time). The message has already been recorded in the transcript.
+   * within the linger time; at once in an unattended turn, which never lingers). The message has already
+   * been recorded in the transcript.
    */
   Optional<String> awaitNextMessage();
 

@@ -6,6 +6,7 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.model.Generation;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Turn;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,4 +58,10 @@ public interface RunnerReads {
    * @param transcriptOnly only {@code turn.*} and {@code decision.*} events
    */
   List<Event> taskEvents(long task, long after, long upTo, int limit, boolean transcriptOnly);
+
+  /**
+   * One turn's stored events of the given types (such as {@code turn.permission_denied}), oldest first: the
+   * task's events whose {@code data.turn} is {@code turn}.
+   */
+  List<Event> turnEvents(long task, long turn, Collection<String> types, int limit);
 }

@@ -12,6 +12,7 @@ import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.model.TurnStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -162,6 +163,22 @@ class SqliteRunnerReads implements RunnerReads {
         .bind("task", task)
         .bind("after", after)
         .bind("upTo", upTo)
+        .bind("limit", limit)
+        .map((rs, c) -> SqliteReader.event(rs))
+        .list();
+  }
+
+  @Override
+  public List<Event> turnEvents(long task, long turn, Collection<String> types, int limit) {
+    if (types.isEmpty()) {
+      return List.of();
+    }
+    return handle
+        .createQuery("SELECT * FROM events WHERE task_id = :task AND type IN (<types>)"
+            + " AND json_extract(data, '$.turn') = :turn ORDER BY seq LIMIT :limit")
+        .bind("task", task)
+        .bindList("types", List.copyOf(types))
+        .bind("turn", turn)
         .bind("limit", limit)
         .map((rs, c) -> SqliteReader.event(rs))
         .list();

@@ -10,6 +10,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.Optional;
 
 /**
  * The in-memory side of one task's turn loop: the thread running it, the stop flag and stop actions, the
@@ -26,6 +28,8 @@ final class ActiveTurn {
   final AtomicInteger parked = new AtomicInteger();
   final Set<Long> pendingDecisions = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean stopped = new AtomicBoolean();
+  /** Why the runner failed the turn itself (an unattended run's refused question); the first reason wins. */
+  private final AtomicReference<String> failure = new AtomicReference<>();
   private final List<Runnable> stopActions = new CopyOnWriteArrayList<>();
   private final Semaphore wake = new Semaphore(0);
 
@@ -37,6 +41,19 @@ final class ActiveTurn {
 
   boolean stopped() {
     return stopped.get();
+  }
+
+  /**
+   * Marks the current turn as failed by the runner with {@code reason} (before stopping it), so the loop records
+   * {@code failed} rather than {@code stopped}; the first reason wins.
+   */
+  void fail(String reason) {
+    failure.compareAndSet(null, reason);
+  }
+
+  /** Why the runner failed the current turn, when it did. */
+  Optional<String> failure() {
+    return Optional.ofNullable(failure.get());
   }
 
   /** Marks the loop stopped; true for the caller that did it first. */

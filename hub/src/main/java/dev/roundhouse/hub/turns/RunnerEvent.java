@@ -71,6 +71,36 @@ sealed interface RunnerEvent extends HubEvent {
     }
   }
 
+  /**
+   * An unattended turn's agent asked a question no one can answer: the run fails (the turn ends {@code failed}
+   * with a reason naming the question).
+   */
+  record QuestionRefused(long turn, String question, List<String> options) implements RunnerEvent {
+    public QuestionRefused {
+      options = List.copyOf(options);
+    }
+
+    @Override
+    public String type() {
+      return "turn.question_refused";
+    }
+  }
+
+  /**
+   * An unattended turn found its driver's settings changed outside the hub and refused to start the agent (the
+   * turn ends {@code failed}); {@code files} are the changed paths.
+   */
+  record DriftRefused(long turn, String driver, List<String> files) implements RunnerEvent {
+    public DriftRefused {
+      files = List.copyOf(files);
+    }
+
+    @Override
+    public String type() {
+      return "turn.drift_refused";
+    }
+  }
+
   /** A turn ended: how, and why when there is more to say than its status. */
   record Ended(long turn, TurnStatus status, String reason) implements RunnerEvent {
     @Override

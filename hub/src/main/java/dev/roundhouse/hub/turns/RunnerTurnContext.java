@@ -40,6 +40,7 @@ final class RunnerTurnContext implements TurnContext {
 
   private final RunnerParts parts;
   private final DecisionParking parking;
+  private final ActiveTurns loops;
   private final ActiveTurn active;
   private final long turnId;
   private final Project project;
@@ -55,9 +56,11 @@ final class RunnerTurnContext implements TurnContext {
   private final AtomicReference<AgentEndpoint> endpoint = new AtomicReference<>();
 
   RunnerTurnContext(
-      RunnerParts parts, DecisionParking parking, ActiveTurn active, long turnId, Project project, AgentDriver driver, boolean unattended, Set<String> agentTools) {
+      RunnerParts parts, DecisionParking parking, ActiveTurns loops, ActiveTurn active, long turnId, Project project,
+      AgentDriver driver, boolean unattended, Set<String> agentTools) {
     this.parts = parts;
     this.parking = parking;
+    this.loops = loops;
     this.active = active;
     this.turnId = turnId;
     this.project = project;
@@ -157,9 +160,19 @@ final class RunnerTurnContext implements TurnContext {
     return PermissionVerdict.deny(reason);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In an unattended turn the question fails the run ({@link UnattendedQuestions}): empty, and the turn is
+   * stopped and ends {@code failed}.
+   */
   @Override
   public Optional<String> ask(String question, List<String> options) {
-    if (unattended || active.stopped()) {
+    if (active.stopped()) {
+      return Optional.empty();
+    }
+    if (unattended) {
+      UnattendedQuestions.refuse(parts, loops, active, turnId, project.id(), question, options);
       return Optional.empty();
     }
     ObjectNode details = Json.mapper().createObjectNode();
@@ -175,9 +188,14 @@ final class RunnerTurnContext implements TurnContext {
     return parking.park(active, turnId, project.id(), kind, title, details, options, companion);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>An unattended turn never lingers: empty at once, so the turn completes.
+   */
   @Override
   public Optional<String> awaitNextMessage() {
-    if (active.stopped()) {
+    if (active.stopped() || unattended) {
       return Optional.empty();
     }
     parts.store().write(w -> {

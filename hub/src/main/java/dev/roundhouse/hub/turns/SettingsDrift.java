@@ -2,6 +2,7 @@ package dev.roundhouse.hub.turns;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Decision;
@@ -23,7 +24,7 @@ import dev.roundhouse.hub.spi.AgentDriver;
  * The settings-drift check before every turn: a driver names the files that can change its agent's
  * permissions outside the hub's gate; their SHA-256 hashes are compared with the ones last adopted. A
  * first sighting is recorded silently; a change parks the turn on a decision (adopt or decline) before
- * the agent starts; an unattended run refuses.
+ * the agent starts; an unattended run refuses ({@code turn.drift_refused}, then the turn fails).
  *
  * <p>Thread-safe: stateless beyond its parts.
  */
@@ -64,6 +65,8 @@ final class SettingsDrift {
       return Optional.empty();
     }
     if (turn.unattended()) {
+      parts.store().append(new RunnerEvent.DriftRefused(turn.id(), driver.id(), List.copyOf(changed.keySet()))
+          .draft(Actor.agent(turn.taskId()), project.id(), turn.taskId()));
       return Optional.of(TurnOutcome.failed("refused: " + driver.id() + " settings changed outside the hub ("
           + String.join(", ", changed.keySet()) + ") and unattended runs refuse on drift"));
     }

@@ -85,8 +85,10 @@ final class TurnLoop {
     try {
       while (current != null) {
         loop.turnId = current.turn().id();
-        TurnOutcome outcome = runOne(loop, current);
+        TurnOutcome ran = runOne(loop, current);
         Thread.interrupted(); // a stop interrupts the driver, not the bookkeeping that follows
+        // The runner itself may have failed the turn (an unattended question) and stopped it to end it.
+        TurnOutcome outcome = loop.failure().map(TurnOutcome::failed).orElse(ran);
         current = finish(loop, current.turn().id(), outcome, true);
       }
     } catch (RuntimeException e) {
@@ -114,7 +116,7 @@ final class TurnLoop {
           launch.permissionMode(), turn.unattended(), place.environment(),
           TurnPreparation.systemPrompt(setup.project, setup.task, owners));
       RunnerTurnContext context = new RunnerTurnContext(
-          parts, parking, loop, turn.id(), setup.project, driver, turn.unattended(), TurnPreparation.agentTools(owners));
+          parts, parking, active, loop, turn.id(), setup.project, driver, turn.unattended(), TurnPreparation.agentTools(owners));
       try {
         Locks.assertNoneHeld("driver " + driver.id() + "'s run");
         driver.run(request, context);

@@ -60,6 +60,12 @@ public final class TurnOperations {
           return new TurnApi.TurnList(r.runner().turns(in.task(), limit), r.runner().queue(in.task()));
         })));
     registry.register(Operation.of(
+        "turn_outcome",
+        "How a task's run ended, judged from its turn (the latest by default): running, done, failed, denied (a"
+            + " permission was denied) or needed_person (a question or settings drift in an unattended run), with the"
+            + " reason and the count of denied permissions. What roundhouse run and a schedule's history report.",
+        TurnApi.TurnOutcomeQuery.class, TurnApi.TurnOutcomeView.class, READ, (actor, in) -> outcome(store, in)));
+    registry.register(Operation.of(
         "task_transcript",
         "Read a task's transcript (turn and decision events) for one generation, a page at a time.",
         TurnApi.TranscriptQuery.class, TurnApi.Transcript.class, READ, (actor, in) -> transcripts.read(in)));
@@ -86,6 +92,25 @@ public final class TurnOperations {
     registry.register(Operation.of(
         "driver_verify", "Test a driver for real (a round trip to its agent or endpoint); says what is wrong in one sentence.",
         DriverRef.class, AuthStatus.class, READ, (actor, in) -> statuses.verify(drivers.get(in.driver()))));
+  }
+
+  private static TurnApi.TurnOutcomeView outcome(Store store, TurnApi.TurnOutcomeQuery in) {
+    return store.read(r -> {
+      r.task(in.task()).orElseThrow(() -> new RoundhouseException.NotFound("no task " + in.task()));
+      long turn;
+      if (in.turn() == null) {
+        turn = r.runner().turns(in.task(), 1).stream().findFirst()
+            .orElseThrow(() -> new RoundhouseException.NotFound("task " + in.task() + " has no turns yet"))
+            .id();
+      } else {
+        turn = in.turn();
+        r.runner().turn(turn).filter(t -> t.taskId() == in.task())
+            .orElseThrow(() -> new RoundhouseException.NotFound("no turn " + in.turn() + " on task " + in.task()));
+      }
+      RunOutcomes.Verdict verdict = RunOutcomes.judge(r, turn);
+      return new TurnApi.TurnOutcomeView(in.task(), turn, verdict.turn().status(), verdict.outcome(), verdict.reason(),
+          verdict.deniedPermissions(), verdict.refusedQuestions(), verdict.turn().unattended());
+    });
   }
 
   private static DriverList driverList(DriverRegistry drivers, AuthStatuses statuses) {

@@ -213,7 +213,8 @@ public final class TurnRunner implements AutoCloseable {
    * parks that turn on it and returns it closed, answered or expired (stop, timeout, restart). Blocks.
    *
    * @throws RoundhouseException.Forbidden when {@code actor} is not an agent
-   * @throws RoundhouseException.Conflict when no turn runs on the agent's task, or the run is unattended
+   * @throws RoundhouseException.Conflict when no turn runs on the agent's task, or the run is unattended: then
+   *     the question is recorded ({@code turn.question_refused}) and fails the run, which is stopped
    */
   public Decision ask(Actor actor, String question, List<String> options) {
     if (!actor.isAgent()) {
@@ -225,10 +226,11 @@ public final class TurnRunner implements AutoCloseable {
         new RoundhouseException.Conflict("task " + task + " has no running turn to park on the question"));
     long turnId = loop.turnId;
     Turn turn = parts.store().read(r -> r.runner().turn(turnId)).orElseThrow(() -> new RoundhouseException.NotFound("no turn " + turnId));
-    if (turn.unattended()) {
-      throw new RoundhouseException.Conflict("turn " + turnId + " runs unattended: no one is watching to answer; decide yourself");
-    }
     long project = parts.store().read(r -> r.task(task)).map(Task::projectId).orElseThrow(() -> new RoundhouseException.NotFound("no task " + task));
+    if (turn.unattended()) {
+      String reason = UnattendedQuestions.refuse(parts, active, loop, turnId, project, question, options);
+      throw new RoundhouseException.Conflict("turn " + turnId + " runs unattended, so the question fails the run (" + reason + ")");
+    }
     ObjectNode details = Json.mapper().createObjectNode();
     details.put("turn", turnId);
     details.put("question", question);
