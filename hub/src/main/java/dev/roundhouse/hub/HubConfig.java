@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.retention.RetentionSettings;
 import dev.roundhouse.hub.turns.RunnerSettings;
 
 /**
@@ -24,6 +25,8 @@ import dev.roundhouse.hub.turns.RunnerSettings;
  *     disconnected ({@code ROUNDHOUSE_STREAM_BUFFER}, 4096)
  * @param maxBatch the most writes group-committed in one transaction (256; 1 disables group commit)
  * @param runner the turn runner's timings (idle, linger, decision timeouts)
+ * @param retention how long finished tasks keep their events ({@code ROUNDHOUSE_RETENTION_DAYS}, 30; {@code
+ *     off} or 0: no automatic pruning), see {@code docs/retention.md}
  * @param clock the clock every timestamp comes from
  */
 public record HubConfig(
@@ -36,6 +39,7 @@ public record HubConfig(
     int streamBuffer,
     int maxBatch,
     RunnerSettings runner,
+    RetentionSettings retention,
     Clock clock) {
 
   public static final int DEFAULT_PORT = 7420;
@@ -45,6 +49,7 @@ public record HubConfig(
     Objects.requireNonNull(bind, "bind");
     allowedOrigins = List.copyOf(allowedOrigins);
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(retention, "retention");
     if (port < 0 || port > 65535) {
       throw new RoundhouseException.InvalidInput("port " + port + " is not between 0 and 65535");
     }
@@ -71,6 +76,7 @@ public record HubConfig(
         intSetting(env, "ROUNDHOUSE_STREAM_BUFFER", 4096),
         256,
         RunnerSettings.fromEnvironment(env),
+        RetentionSettings.fromEnvironment(env),
         Clock.systemUTC());
   }
 
@@ -78,7 +84,7 @@ public record HubConfig(
   public static HubConfig forHome(Path home) {
     return new HubConfig(
         home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
-        RunnerSettings.DEFAULTS, Clock.systemUTC());
+        RunnerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC());
   }
 
   public Path database() {
@@ -94,35 +100,39 @@ public record HubConfig(
   }
 
   public HubConfig withPort(int newPort) {
-    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, retention, clock);
   }
 
   public HubConfig withBind(String address, boolean remote) {
-    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, retention, clock);
   }
 
   public HubConfig withMaxBodyBytes(int bytes) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, retention, clock);
   }
 
   public HubConfig withStreamBuffer(int events) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, retention, clock);
   }
 
   public HubConfig withAllowedOrigins(List<String> origins) {
-    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, clock);
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, retention, clock);
   }
 
   public HubConfig withMaxBatch(int batch) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, retention, clock);
   }
 
   public HubConfig withRunner(RunnerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, retention, clock);
+  }
+
+  public HubConfig withRetention(RetentionSettings settings) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, clock);
   }
 
   public HubConfig withClock(Clock newClock) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, newClock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, retention, newClock);
   }
 
   private static int intSetting(Map<String, String> env, String name, int fallback) {

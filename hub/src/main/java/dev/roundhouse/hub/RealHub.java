@@ -7,6 +7,8 @@ import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
+import dev.roundhouse.hub.retention.Retention;
+import dev.roundhouse.hub.retention.RetentionOperations;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnOperations;
@@ -59,10 +61,13 @@ final class RealHub implements InProcessHub {
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
+    this.retention = new Retention(store, config.retention(), config.clock());
+    RetentionOperations.register(operations, retention);
     this.decisions = decisions;
   }
 
   private final Decisions decisions;
+  private final Retention retention;
 
   private void start(List<? extends HubExtension> list) {
     ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes);
@@ -85,6 +90,7 @@ final class RealHub implements InProcessHub {
       try {
         hub = new RealHub(config, lock, store, events, token, drivers);
         hub.runner.open();
+        hub.retention.start();
       } catch (RuntimeException e) {
         store.close();
         throw e;
@@ -104,6 +110,7 @@ final class RealHub implements InProcessHub {
 
   private void closeQuietly() {
     try {
+      retention.close();
       runner.close();
       store.close();
     } catch (RuntimeException e) {
@@ -195,6 +202,7 @@ final class RealHub implements InProcessHub {
   @Override
   public void close() {
     try {
+      retention.close();
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {

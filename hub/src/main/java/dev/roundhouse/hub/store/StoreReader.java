@@ -38,4 +38,7 @@ public interface StoreReader {
 
   /** Capability modules' records. */
   ExtensionReads extensions();
+
+  /** What the retention policy needs to know about finished tasks. */
+  RetentionReads retention();
 }

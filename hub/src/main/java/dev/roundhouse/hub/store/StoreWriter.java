@@ -46,4 +46,8 @@ public interface StoreWriter extends StoreReader {
   /** Changes to capability modules' records. */
   @Override
   ExtensionWrites extensions();
+
+  /** Pruning finished tasks' events. */
+  @Override
+  RetentionWrites retention();
 }
