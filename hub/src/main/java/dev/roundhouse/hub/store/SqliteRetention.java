@@ -32,7 +32,7 @@ final class SqliteRetention implements RetentionWrites {
           + " (SELECT min(x.namespace || ':' || x.key) FROM extension_records x"
           + "   WHERE x.key = 'task/' || t.id OR x.key LIKE 'task/' || t.id || '/%') AS record_reference"
           + " FROM tasks t JOIN events e ON e.task_id = t.id"
-          + " WHERE t.status IN ('done', 'cancelled') %s"
+          + " WHERE t.status IN ('done', 'cancelled') /*task*/"
           + " GROUP BY t.id"
           + " HAVING events > 0"
           + " ORDER BY t.id";
@@ -45,13 +45,13 @@ final class SqliteRetention implements RetentionWrites {
 
   @Override
   public List<TaskFacts> terminalTasks() {
-    return handle.createQuery(FACTS.formatted("")).map((rs, c) -> facts(rs)).list();
+    return handle.createQuery(FACTS).map((rs, c) -> facts(rs)).list();
   }
 
   @Override
   public Optional<TaskFacts> terminalTask(long task) {
     return handle
-        .createQuery(FACTS.formatted("AND t.id = :task"))
+        .createQuery(FACTS.replace("/*task*/", "AND t.id = :task"))
         .bind("task", task)
         .map((rs, c) -> facts(rs))
         .findOne();
@@ -59,6 +59,9 @@ final class SqliteRetention implements RetentionWrites {
 
   @Override
   public String autoVacuum() {
+    // The pragma answers from the connection's cached header, which a read refreshes: after another
+    // connection's VACUUM changed the mode, a pooled reader would otherwise still report the old one.
+    handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one();
     int mode = handle.createQuery("PRAGMA auto_vacuum").mapTo(Integer.class).one();
     return switch (mode) {
       case 1 -> "full";

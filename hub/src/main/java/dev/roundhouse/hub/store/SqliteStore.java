@@ -17,6 +17,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 import dev.roundhouse.hub.events.EventDraft;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -139,11 +140,15 @@ final class SqliteStore implements Store {
     return schemaVersion;
   }
 
-  /** A new, empty database gets incremental vacuum; SQLite ignores the pragma once a table exists. */
+  /**
+   * A new, empty database gets incremental vacuum before its first table. Opening it in WAL mode already wrote
+   * its header, so the pragma takes effect through a VACUUM, which costs nothing on an empty file.
+   */
   private static void incrementalVacuumWhenNew(Handle handle) {
     int tables = handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one();
     if (tables == 0 && Migrations.version(handle) == 0) {
       handle.execute("PRAGMA auto_vacuum = INCREMENTAL");
+      handle.execute("VACUUM");
     }
   }
 
@@ -166,16 +171,33 @@ final class SqliteStore implements Store {
     });
   }
 
-  /** Frees every free page; the pragma frees one page per step, so its rows are read to the end. */
+  /**
+   * Frees every free page, in one transaction. The pragma frees one page per step and reports no columns, so
+   * JDBC runs one step per execute: it is stepped once per free page, then finalized before the commit.
+   */
   private static void incrementalVacuum(Handle handle) {
-    try (Statement statement = handle.getConnection().createStatement();
-        ResultSet rows = statement.executeQuery("PRAGMA incremental_vacuum")) {
-      while (rows.next()) {
-        // each row is one step
+    handle.begin();
+    boolean committed = false;
+    try {
+      long free = freePages(handle);
+      try (PreparedStatement step = handle.getConnection().prepareStatement("PRAGMA incremental_vacuum")) {
+        for (long page = 0; page < free; page++) {
+          step.execute();
+        }
       }
+      handle.commit();
+      committed = true;
     } catch (SQLException e) {
       throw new RoundhouseException("store_error", "incremental vacuum failed: " + e.getMessage(), e);
+    } finally {
+      if (!committed) {
+        handle.rollback();
+      }
     }
+  }
+
+  private static long freePages(Handle handle) {
+    return handle.createQuery("PRAGMA freelist_count").mapTo(Long.class).one();
   }
 
   /** Copies the WAL into the database file and truncates it, so the file's size is what is stored. */
