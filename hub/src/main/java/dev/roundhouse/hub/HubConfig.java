@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.retention.RetentionSettings;
 import dev.roundhouse.hub.schedules.SchedulerSettings;
 import dev.roundhouse.hub.turns.RunnerSettings;
 
@@ -26,6 +27,8 @@ import dev.roundhouse.hub.turns.RunnerSettings;
  * @param maxBatch the most writes group-committed in one transaction (256; 1 disables group commit)
  * @param runner the turn runner's timings (idle, linger, decision timeouts)
  * @param scheduler whether schedules fire, and the scheduler's tick and grace ({@code ROUNDHOUSE_SCHEDULER*})
+ * @param retention how long finished tasks keep their events ({@code ROUNDHOUSE_RETENTION_DAYS}, 30; {@code
+ *     off} or 0: no automatic pruning), see {@code docs/retention.md}
  * @param clock the clock every timestamp comes from
  */
 public record HubConfig(
@@ -39,6 +42,7 @@ public record HubConfig(
     int maxBatch,
     RunnerSettings runner,
     SchedulerSettings scheduler,
+    RetentionSettings retention,
     Clock clock) {
 
   public static final int DEFAULT_PORT = 7420;
@@ -48,6 +52,8 @@ public record HubConfig(
     Objects.requireNonNull(bind, "bind");
     allowedOrigins = List.copyOf(allowedOrigins);
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(retention, "retention");
     if (port < 0 || port > 65535) {
       throw new RoundhouseException.InvalidInput("port " + port + " is not between 0 and 65535");
     }
@@ -75,6 +81,7 @@ public record HubConfig(
         256,
         RunnerSettings.fromEnvironment(env),
         SchedulerSettings.fromEnvironment(env),
+        RetentionSettings.fromEnvironment(env),
         Clock.systemUTC());
   }
 
@@ -82,7 +89,7 @@ public record HubConfig(
   public static HubConfig forHome(Path home) {
     return new HubConfig(
         home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
-        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, Clock.systemUTC());
+        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC());
   }
 
   public Path database() {
@@ -98,39 +105,43 @@ public record HubConfig(
   }
 
   public HubConfig withPort(int newPort) {
-    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, clock);
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withBind(String address, boolean remote) {
-    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, clock);
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withMaxBodyBytes(int bytes) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withStreamBuffer(int events) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withAllowedOrigins(List<String> origins) {
-    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, clock);
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withMaxBatch(int batch) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, retention, clock);
   }
 
   public HubConfig withRunner(RunnerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, retention, clock);
   }
 
   public HubConfig withScheduler(SchedulerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, retention, clock);
+  }
+
+  public HubConfig withRetention(RetentionSettings settings) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, settings, clock);
   }
 
   public HubConfig withClock(Clock newClock) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, newClock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, newClock);
   }
 
   private static int intSetting(Map<String, String> env, String name, int fallback) {

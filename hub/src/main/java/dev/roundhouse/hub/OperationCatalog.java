@@ -6,6 +6,9 @@ import java.util.List;
 import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.agenttools.AgentTools;
+import dev.roundhouse.hub.retention.Retention;
+import dev.roundhouse.hub.retention.RetentionOperations;
+import dev.roundhouse.hub.retention.RetentionSettings;
 import dev.roundhouse.hub.turns.TurnOperations;
 import java.time.Clock;
 
@@ -21,6 +24,7 @@ public final class OperationCatalog {
     BoardOperations.register(registry, new Board(null));
     TurnOperations.register(registry, null, null, null, null, null, Clock.systemUTC());
     AgentTools.register(registry, new Board(null), null);
+    RetentionOperations.register(registry, new Retention(null, RetentionSettings.DEFAULTS, Clock.systemUTC()));
     return registry.list();
   }
 }

@@ -9,6 +9,8 @@ import dev.roundhouse.hub.schedules.Scheduling;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
+import dev.roundhouse.hub.retention.Retention;
+import dev.roundhouse.hub.retention.RetentionOperations;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnOperations;
@@ -61,12 +63,15 @@ final class RealHub implements InProcessHub {
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
+    this.retention = new Retention(store, config.retention(), config.clock());
+    RetentionOperations.register(operations, retention);
     this.decisions = decisions;
     this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
   }
 
   private final Decisions decisions;
   private final Scheduling scheduling;
+  private final Retention retention;
 
   private void start(List<? extends HubExtension> list) {
     ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes);
@@ -90,6 +95,7 @@ final class RealHub implements InProcessHub {
         hub = new RealHub(config, lock, store, events, token, drivers);
         hub.runner.open();
         hub.scheduling.open();
+        hub.retention.start();
       } catch (RuntimeException e) {
         store.close();
         throw e;
@@ -110,6 +116,7 @@ final class RealHub implements InProcessHub {
   private void closeQuietly() {
     try {
       scheduling.close();
+      retention.close();
       runner.close();
       store.close();
     } catch (RuntimeException e) {
@@ -207,6 +214,7 @@ final class RealHub implements InProcessHub {
   public void close() {
     try {
       scheduling.close();
+      retention.close();
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {

@@ -23,11 +23,16 @@ import org.slf4j.LoggerFactory;
  * {@code synchronous=FULL}), and only then completes the callers and hands the batch's events to the
  * {@link EventSink}, in sequence order. A piece that throws rolls back to its savepoint and fails alone.
  *
+ * <p>Maintenance that SQLite refuses inside a transaction ({@code VACUUM}, a WAL checkpoint) is submitted
+ * with {@link #submitOutsideTransaction}: it runs on the writer thread too, in queue order, after the
+ * writes queued before it have committed and before those queued after it begin, so it never overlaps a
+ * write and needs no lock.
+ *
  * <p>Thread-safe. Only the writer thread touches the handle; no lock is held while calling out.
  */
 final class GroupCommitWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GroupCommitWriter.class);
-  private static final Job<?> STOP = new Job<>(w -> null, true);
+  private static final Job<?> STOP = new Job<>(w -> null, true, null);
 
   private final Handle handle;
   private final int maxBatch;
@@ -68,13 +73,24 @@ final class GroupCommitWriter implements AutoCloseable {
    *     it needs no savepoint to fail alone
    */
   <T> T submit(Function<StoreWriter, T> work, boolean singleStatement) {
+    return await(enqueue(new Job<>(work, singleStatement, null)));
+  }
+
+  /**
+   * Runs {@code work} on the writer thread with no transaction open (for {@code VACUUM} and checkpoints),
+   * between the group commits of the writes queued before and after it. It appends no events.
+   */
+  <T> T submitOutsideTransaction(Function<Handle, T> work) {
+    return await(enqueue(new Job<T>(null, false, work)));
+  }
+
+  private <T> Job<T> enqueue(Job<T> job) {
     if (Thread.currentThread() == thread) {
       throw new IllegalStateException("Store.write called from inside a write");
     }
     if (closed) {
       throw new RoundhouseException("store_closed", "the store is closed");
     }
-    Job<T> job = new Job<>(work, singleStatement);
     beforeEnqueue.run();
     queue.add(job);
     // A close() between the check above and the add may have drained the queue and stopped the writer, and
@@ -83,6 +99,10 @@ final class GroupCommitWriter implements AutoCloseable {
     if (closed && queue.remove(job)) {
       throw new RoundhouseException("store_closed", "the store is closed");
     }
+    return job;
+  }
+
+  private static <T> T await(Job<T> job) {
     // Once queued, the write will happen: wait for its outcome even if interrupted (writes are short), so
     // the caller never mistakes a committed write for a failed one; the interrupt is kept for later.
     boolean interrupted = false;
@@ -125,7 +145,7 @@ final class GroupCommitWriter implements AutoCloseable {
         batch.add(first);
         queue.drainTo(batch, maxBatch - 1);
         boolean stop = batch.remove(STOP);
-        commit(batch);
+        commitInOrder(batch);
         batch.clear();
         if (stop) {
           break;
@@ -136,6 +156,26 @@ final class GroupCommitWriter implements AutoCloseable {
     }
     for (Job<?> left; (left = queue.poll()) != null; ) {
       left.result.completeExceptionally(new RoundhouseException("store_closed", "the store is closed"));
+    }
+  }
+
+  /** Commits the batch's writes in groups, running maintenance jobs between them in queue order. */
+  private void commitInOrder(List<Job<?>> batch) {
+    List<Job<?>> group = new ArrayList<>(batch.size());
+    for (Job<?> job : batch) {
+      if (job.outsideTransaction == null) {
+        group.add(job);
+        continue;
+      }
+      if (!group.isEmpty()) {
+        commit(group);
+        group.clear();
+      }
+      job.runOutsideTransaction(handle);
+      job.complete();
+    }
+    if (!group.isEmpty()) {
+      commit(group);
     }
   }
 
@@ -200,14 +240,24 @@ final class GroupCommitWriter implements AutoCloseable {
   private static final class Job<T> {
     final Function<StoreWriter, T> work;
     final boolean singleStatement;
+    final Function<Handle, T> outsideTransaction;
     final CompletableFuture<T> result = new CompletableFuture<>();
     final List<Event> events = new ArrayList<>();
     T value;
     Throwable failure;
 
-    Job(Function<StoreWriter, T> work, boolean singleStatement) {
+    Job(Function<StoreWriter, T> work, boolean singleStatement, Function<Handle, T> outsideTransaction) {
       this.work = work;
       this.singleStatement = singleStatement;
+      this.outsideTransaction = outsideTransaction;
+    }
+
+    void runOutsideTransaction(Handle handle) {
+      try {
+        value = outsideTransaction.apply(handle);
+      } catch (RuntimeException | Error e) {
+        failure = e;
+      }
     }
 
     void run(Savepoints savepoints, Function<List<Event>, StoreWriterContext> contexts, boolean isolate) {

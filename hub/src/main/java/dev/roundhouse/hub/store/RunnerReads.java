@@ -55,7 +55,8 @@ public interface RunnerReads {
   /**
    * The task's events above {@code after} (and at most {@code upTo}), oldest first.
    *
-   * @param transcriptOnly only {@code turn.*} and {@code decision.*} events
+   * @param transcriptOnly only {@code turn.*} and {@code decision.*} events, and the {@code task.pruned} marker
+   *     that says where the retention policy removed them
    */
   List<Event> taskEvents(long task, long after, long upTo, int limit, boolean transcriptOnly);
 

@@ -195,6 +195,11 @@ class SqliteReader implements StoreReader {
     return new SqliteSchedules(handle);
   }
 
+  @Override
+  public RetentionReads retention() {
+    return new SqliteRetention(handle);
+  }
+
   List<Event> eventsAfter(long after, int limit) {
     return handle
         .createQuery("SELECT * FROM events WHERE seq > :after ORDER BY seq LIMIT :limit")

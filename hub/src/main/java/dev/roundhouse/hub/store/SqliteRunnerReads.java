@@ -158,7 +158,7 @@ class SqliteRunnerReads implements RunnerReads {
   public List<Event> taskEvents(long task, long after, long upTo, int limit, boolean transcriptOnly) {
     return handle
         .createQuery("SELECT * FROM events WHERE task_id = :task AND seq > :after AND seq <= :upTo"
-            + (transcriptOnly ? " AND (type LIKE 'turn.%' OR type LIKE 'decision.%')" : "")
+            + (transcriptOnly ? " AND (type LIKE 'turn.%' OR type LIKE 'decision.%' OR type = 'task.pruned')" : "")
             + " ORDER BY seq LIMIT :limit")
         .bind("task", task)
         .bind("after", after)

@@ -17,12 +17,21 @@ import org.jdbi.v3.core.Jdbi;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 import dev.roundhouse.hub.events.EventDraft;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import dev.roundhouse.hub.model.Compaction;
 
 /**
  * The SQLite store: WAL mode, {@code synchronous=FULL} (a commit is on disk when it returns), foreign keys
  * on. One writer connection owned by the {@link GroupCommitWriter}; reads use a small pool of other
  * connections, which WAL lets run alongside the writer.
+ *
+ * <p>A database file this store creates gets {@code auto_vacuum = INCREMENTAL} before its first table (the
+ * setting cannot change later without a full {@code VACUUM}), so {@link #compact()} can hand pages freed by
+ * pruning back to the file system; a file made before that is switched over by the first compaction, with
+ * one full {@code VACUUM}.
  *
  * <p>Thread-safe.
  */
@@ -35,11 +44,14 @@ final class SqliteStore implements Store {
   private final EventInserter eventInserter;
   private final GroupCommitWriter writer;
   private final int schemaVersion;
+  private final Path file;
   private volatile boolean closed;
 
-  private SqliteStore(Jdbi readers, Handle writerHandle, Clock clock, int maxBatch, EventSink sink) {
+  private SqliteStore(Path file, Jdbi readers, Handle writerHandle, Clock clock, int maxBatch, EventSink sink) {
+    this.file = file;
     this.readers = readers;
     this.writerHandle = writerHandle;
+    incrementalVacuumWhenNew(writerHandle);
     this.schemaVersion = Migrations.migrate(writerHandle);
     try {
       this.eventInserter = new EventInserter(writerHandle.getConnection());
@@ -76,7 +88,7 @@ final class SqliteStore implements Store {
           "store_unavailable", "cannot open the database " + file + ": " + e.getMessage(), e);
     }
     try {
-      return new SqliteStore(jdbi, writerHandle, clock, maxBatch, sink);
+      return new SqliteStore(file.toAbsolutePath(), jdbi, writerHandle, clock, maxBatch, sink);
     } catch (RuntimeException e) {
       writerHandle.close();
       throw e;
@@ -126,6 +138,86 @@ final class SqliteStore implements Store {
   @Override
   public int schemaVersion() {
     return schemaVersion;
+  }
+
+  /**
+   * A new, empty database gets incremental vacuum before its first table. Opening it in WAL mode already wrote
+   * its header, so the pragma takes effect through a VACUUM, which costs nothing on an empty file.
+   */
+  private static void incrementalVacuumWhenNew(Handle handle) {
+    int tables = handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one();
+    if (tables == 0 && Migrations.version(handle) == 0) {
+      handle.execute("PRAGMA auto_vacuum = INCREMENTAL");
+      handle.execute("VACUUM");
+    }
+  }
+
+  @Override
+  public Compaction compact() {
+    return writer.submitOutsideTransaction(handle -> {
+      checkpoint(handle);
+      long before = fileSize();
+      int mode = handle.createQuery("PRAGMA auto_vacuum").mapTo(Integer.class).one();
+      boolean full = mode == 0;
+      if (full) {
+        // Takes effect only through a full VACUUM, which rewrites the file once (and needs as much free disk).
+        handle.execute("PRAGMA auto_vacuum = INCREMENTAL");
+        handle.execute("VACUUM");
+      } else if (mode == 2) {
+        incrementalVacuum(handle);
+      }
+      checkpoint(handle);
+      return new Compaction(before, fileSize(), full);
+    });
+  }
+
+  /**
+   * Frees every free page, in one transaction. The pragma frees one page per step and reports no columns, so
+   * JDBC runs one step per execute: it is stepped once per free page, then finalized before the commit.
+   */
+  private static void incrementalVacuum(Handle handle) {
+    handle.begin();
+    boolean committed = false;
+    try {
+      long free = freePages(handle);
+      try (PreparedStatement step = handle.getConnection().prepareStatement("PRAGMA incremental_vacuum")) {
+        for (long page = 0; page < free; page++) {
+          step.execute();
+        }
+      }
+      handle.commit();
+      committed = true;
+    } catch (SQLException e) {
+      throw new RoundhouseException("store_error", "incremental vacuum failed: " + e.getMessage(), e);
+    } finally {
+      if (!committed) {
+        handle.rollback();
+      }
+    }
+  }
+
+  private static long freePages(Handle handle) {
+    return handle.createQuery("PRAGMA freelist_count").mapTo(Long.class).one();
+  }
+
+  /** Copies the WAL into the database file and truncates it, so the file's size is what is stored. */
+  private static void checkpoint(Handle handle) {
+    try (Statement statement = handle.getConnection().createStatement();
+        ResultSet rows = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+      while (rows.next()) {
+        // one row: busy, log frames, checkpointed frames; a busy reader leaves the WAL for the next time
+      }
+    } catch (SQLException e) {
+      throw new RoundhouseException("store_error", "WAL checkpoint failed: " + e.getMessage(), e);
+    }
+  }
+
+  private long fileSize() {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the size of " + file, e);
+    }
   }
 
   private Handle borrow() {

@@ -42,6 +42,11 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   }
 
   @Override
+  public RetentionWrites retention() {
+    return new SqliteRetention(handle);
+  }
+
+  @Override
   public Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }

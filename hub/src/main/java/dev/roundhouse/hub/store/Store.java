@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.function.Function;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.model.Compaction;
 
 /**
  * The hub's durable state. All SQL lives behind this interface, so a PostgreSQL store is a new
@@ -34,6 +35,15 @@ public interface Store extends EventLog, AutoCloseable {
    * is atomic on its own, so it shares a group commit without a savepoint of its own.
    */
   Event append(EventDraft draft);
+
+  /**
+   * Gives the pages that deletes freed back to the file system: an incremental vacuum (the first time, for a
+   * database created without incremental vacuum, one full {@code VACUUM} that switches it on), with the WAL
+   * checkpointed before and after so the file's size is measured truly. Runs on the writer, between
+   * transactions (SQLite refuses both inside one), so writes wait while it runs. Must not be called from
+   * inside a write.
+   */
+  Compaction compact();
 
   /** The schema version of the open database. */
   int schemaVersion();

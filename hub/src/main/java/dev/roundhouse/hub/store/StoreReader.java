@@ -41,4 +41,7 @@ public interface StoreReader {
 
   /** Runbooks, schedules and their runs. */
   ScheduleReads schedules();
+
+  /** What the retention policy needs to know about finished tasks. */
+  RetentionReads retention();
 }

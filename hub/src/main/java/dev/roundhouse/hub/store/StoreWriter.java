@@ -50,4 +50,8 @@ public interface StoreWriter extends StoreReader {
   /** Changes to runbooks, schedules and runs. */
   @Override
   ScheduleWrites schedules();
+
+  /** Pruning finished tasks' events. */
+  @Override
+  RetentionWrites retention();
 }
