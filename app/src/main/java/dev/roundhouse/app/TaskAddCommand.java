@@ -56,7 +56,7 @@ final class TaskAddCommand extends ClientCommand {
   void run(RemoteHub hub, PrintWriter out) {
     BoardApi.TaskCreate input =
         new BoardApi.TaskCreate(
-            project, String.join(" ", title), description, status, priority, tags, blockedBy, null, agent, branch, null);
+            project, String.join(" ", title), description, status, priority, tags, blockedBy, null, agent, branch, null, null);
     if (json()) {
       printJson(out, hub.call("task_create", input));
       return;

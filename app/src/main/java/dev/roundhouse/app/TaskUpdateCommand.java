@@ -82,7 +82,7 @@ final class TaskUpdateCommand extends ClientCommand {
     List<Long> newBlockers = clearBlockedBy ? List.of() : blockedBy;
     BoardApi.TaskUpdate input =
         new BoardApi.TaskUpdate(
-            id, title, description, status, priority, newTags, newBlockers, accept ? Boolean.FALSE : null, agent, branch, null);
+            id, title, description, status, priority, newTags, newBlockers, accept ? Boolean.FALSE : null, agent, branch, null, null);
     if (json()) {
       printJson(out, hub.call("task_update", input));
       return;

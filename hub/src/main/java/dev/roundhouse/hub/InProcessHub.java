@@ -4,6 +4,7 @@ import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnRunner;
+import dev.roundhouse.hub.schedules.DeferredStarts;
 
 /**
  * The hub with its engines in reach: for the process that opened it (the {@code app} wiring, benchmarks) and
@@ -25,4 +26,7 @@ public interface InProcessHub extends Hub {
 
   /** Transcripts by generation. */
   Transcripts transcripts();
+
+  /** The deferred-start sweeper ({@code start_at}); tests sweep it with a time of their choosing. */
+  DeferredStarts deferredStarts();
 }

@@ -4,6 +4,8 @@ import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.schedules.AutoStarts;
+import dev.roundhouse.hub.schedules.DeferredStarts;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
@@ -38,6 +40,8 @@ final class RealHub implements InProcessHub {
   private final DriverRegistry drivers;
   private final TurnRunner runner;
   private final Transcripts transcripts;
+  private final DeferredStarts deferredStarts;
+  private final AutoStarts autoStarts;
   private final List<HubExtension> extensions = new ArrayList<>();
   private final ExtensionResources resources;
   private volatile String url;
@@ -59,6 +63,8 @@ final class RealHub implements InProcessHub {
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
+    this.deferredStarts = new DeferredStarts(store, events, runner, config.clock());
+    this.autoStarts = new AutoStarts(store, events, runner, config.clock());
     this.decisions = decisions;
   }
 
@@ -91,6 +97,9 @@ final class RealHub implements InProcessHub {
       }
       try {
         hub.start(extensionList);
+        // After the extensions: a task that starts by itself is placed and contributed to like any other.
+        hub.autoStarts.open();
+        hub.deferredStarts.open();
       } catch (RuntimeException e) {
         hub.closeQuietly();
         throw e;
@@ -104,6 +113,8 @@ final class RealHub implements InProcessHub {
 
   private void closeQuietly() {
     try {
+      deferredStarts.close();
+      autoStarts.close();
       runner.close();
       store.close();
     } catch (RuntimeException e) {
@@ -193,8 +204,15 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
+  public DeferredStarts deferredStarts() {
+    return deferredStarts;
+  }
+
+  @Override
   public void close() {
     try {
+      deferredStarts.close();
+      autoStarts.close();
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {

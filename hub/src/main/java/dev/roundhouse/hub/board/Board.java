@@ -153,7 +153,7 @@ public final class Board {
                   input.priority() == null ? Priority.NORMAL : input.priority(),
                   tags, List.of(), suggested,
                   Names.emptyToNull(input.agent()), Names.emptyToNull(input.branch()),
-                  input.startAt(), actor, now, now);
+                  input.startAt(), Boolean.TRUE.equals(input.autoStart()), actor, now, now);
           Task created = w.insertTask(draft);
           List<Long> blockers = input.blockedBy() == null ? List.of() : input.blockedBy();
           if (!blockers.isEmpty()) {
@@ -162,7 +162,7 @@ public final class Board {
                 created.id(), created.projectId(), created.title(), created.description(),
                 created.status(), created.priority(), created.tags(), distinct(blockers),
                 created.suggested(), created.agent(), created.branch(), created.startAt(),
-                created.createdBy(), created.createdAt(), created.updatedAt());
+                created.autoStart(), created.createdBy(), created.createdAt(), created.updatedAt());
             w.updateTask(created);
             created = w.task(created.id()).orElseThrow();
           }
@@ -246,6 +246,7 @@ public final class Board {
                   patch(before.agent(), input.agent()),
                   patch(before.branch(), input.branch()),
                   input.startAt() != null ? input.startAt() : before.startAt(),
+                  input.autoStart() != null ? input.autoStart() : before.autoStart(),
                   before.createdBy(), before.createdAt(), before.updatedAt());
           if (input.blockedBy() != null) {
             checkBlockers(w, before, after.blockedBy());
@@ -300,7 +301,7 @@ public final class Board {
                     before.id(), changesProject ? target : before.projectId(), before.title(),
                     before.description(), input.status() != null ? input.status() : before.status(),
                     before.priority(), before.tags(), blockers, before.suggested(), before.agent(),
-                    before.branch(), before.startAt(), before.createdBy(), before.createdAt(),
+                    before.branch(), before.startAt(), before.autoStart(), before.createdBy(), before.createdAt(),
                     before.updatedAt());
             moved.add(save(w, actor, w.task(before.id()).orElseThrow(), after));
           }
@@ -401,12 +402,29 @@ public final class Board {
                   before.id(), before.projectId(), before.title(),
                   before.description() == null ? note : before.description() + "\n\n" + note,
                   TaskStatus.CANCELLED, before.priority(), tags.stream().sorted().toList(), before.blockedBy(),
-                  true, before.agent(), before.branch(), before.startAt(), before.createdBy(),
+                  true, before.agent(), before.branch(), before.startAt(), before.autoStart(), before.createdBy(),
                   before.createdAt(), before.updatedAt());
           Task saved = save(w, actor, before, after);
           w.append(new BoardEvent.TaskWithdrawn(reason).draft(actor, saved.projectId(), saved.id()));
           return saved;
         });
+  }
+
+  /**
+   * Inside a write another engine opened: clears {@code task}'s start triggers ({@code start_at} and {@code
+   * auto_start}) as {@code actor}, recording each cleared field as an edit with a {@code task.updated} event,
+   * like any other change. The deferred-start and dependents engine calls it in the very write that starts
+   * the task's turn (or records why it could not), so a trigger fires at most once.
+   *
+   * @return the task as saved
+   */
+  public static Task clearStartTriggers(StoreWriter w, Actor actor, Task task) {
+    Task cleared =
+        new Task(
+            task.id(), task.projectId(), task.title(), task.description(), task.status(), task.priority(),
+            task.tags(), task.blockedBy(), task.suggested(), task.agent(), task.branch(), null, false,
+            task.createdBy(), task.createdAt(), task.updatedAt());
+    return save(w, actor, task, cleared);
   }
 
   /** An agent may not change a task while a turn runs on it (its own included: the user owns that card). */
@@ -465,7 +483,7 @@ public final class Board {
         new Task(
             after.id(), after.projectId(), after.title(), after.description(), after.status(),
             after.priority(), after.tags(), after.blockedBy(), after.suggested(), after.agent(),
-            after.branch(), after.startAt(), after.createdBy(), after.createdAt(), now);
+            after.branch(), after.startAt(), after.autoStart(), after.createdBy(), after.createdAt(), now);
     w.updateTask(stamped);
     Task saved = w.task(stamped.id()).orElseThrow();
     List<BoardEvent.FieldChange> recorded = new ArrayList<>();
@@ -496,7 +514,8 @@ public final class Board {
   private static Task withBlockers(Task t, List<Long> blockers) {
     return new Task(
         t.id(), t.projectId(), t.title(), t.description(), t.status(), t.priority(), t.tags(), blockers,
-        t.suggested(), t.agent(), t.branch(), t.startAt(), t.createdBy(), t.createdAt(), t.updatedAt());
+        t.suggested(), t.agent(), t.branch(), t.startAt(), t.autoStart(), t.createdBy(), t.createdAt(),
+        t.updatedAt());
   }
 
   private static List<Long> distinct(List<Long> ids) {
