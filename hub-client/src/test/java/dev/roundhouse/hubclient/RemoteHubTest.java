@@ -45,7 +45,7 @@ class RemoteHubTest {
     Task filed = client.taskCreate(new BoardApi.TaskCreate("web", "Fix the build", null, TaskStatus.TODO, null, List.of("ci"), null, null, null, null, null, null));
     assertThat(filed.projectId()).isEqualTo(web.id());
     assertThat(client.taskGet(filed.id()).tags()).containsExactly("ci");
-    Task renamed = client.taskUpdate(new BoardApi.TaskUpdate(filed.id(), "Fix the nightly build", null, null, null, null, null, null, null, null, null, null));
+    Task renamed = client.taskUpdate(new BoardApi.TaskUpdate(filed.id(), "Fix the nightly build", null, null, null, null, null, null, null, null, null, null, null));
     assertThat(renamed.title()).isEqualTo("Fix the nightly build");
     assertThat(client.taskList(new BoardApi.TaskListQuery("web", null, null, null, null, null)).tasks()).extracting(Task::id).containsExactly(filed.id());
   }
@@ -66,7 +66,7 @@ class RemoteHubTest {
     assertThat(moved.droppedEdges()).containsExactly(new BoardApi.DroppedEdge(second.id(), first.id()));
     assertThat(web.defaultAgent()).isEqualTo("t");
 
-    client.taskUpdate(new BoardApi.TaskUpdate(first.id(), "First, renamed", null, null, null, null, null, null, null, null, null, null));
+    client.taskUpdate(new BoardApi.TaskUpdate(first.id(), "First, renamed", null, null, null, null, null, null, null, null, null, null, null));
     var edit = client.taskEdits(new BoardApi.TaskEditsQuery(first.id(), 10)).edits().getFirst();
     assertThat(edit.field()).isEqualTo("title");
     assertThat(client.taskRevertEdit(edit.id()).title()).isEqualTo("First");

@@ -80,7 +80,7 @@ public final class AgentTools {
           var before = board.task(in.task());
           var after = board.updateTask(actor, new BoardApi.TaskUpdate(
               in.task(), in.title(), in.description(), in.status(), in.priority(), in.tags(), in.blockedBy(),
-              null, null, null, null, null));
+              null, null, null, null, null, null));
           return say.updated(actor, before, after);
         });
     add(registry, timeout, "move_task",

@@ -92,7 +92,9 @@ public final class BoardApi {
       @JsonPropertyDescription("Empty string clears it") String agent,
       @JsonPropertyDescription("Empty string clears it") String branch,
       @JsonPropertyDescription(START_AT) Instant startAt,
-      @JsonPropertyDescription(AUTO_START) Boolean autoStart) {}
+      @JsonPropertyDescription(AUTO_START) Boolean autoStart,
+      @JsonPropertyDescription("true removes start_at: a deferred start that has not fired will not")
+          Boolean clearStartAt) {}
 
   public record TaskMove(
       @JsonProperty(required = true) @JsonPropertyDescription("The tasks to move together")

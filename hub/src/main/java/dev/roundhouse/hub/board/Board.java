@@ -226,6 +226,9 @@ public final class Board {
     String title = input.title() == null ? null : Names.title(input.title());
     String description = Names.optionalText("description", input.description());
     List<String> tags = input.tags() == null ? null : Names.tags(input.tags());
+    if (Boolean.TRUE.equals(input.clearStartAt()) && input.startAt() != null) {
+      throw new InvalidInput("give start_at or clear_start_at, not both");
+    }
     if (actor.isAgent() && Boolean.FALSE.equals(input.suggested())) {
       throw new Forbidden("forbidden", "only the user accepts a suggested task");
     }
@@ -245,7 +248,9 @@ public final class Board {
                   input.suggested() != null ? input.suggested() : before.suggested(),
                   patch(before.agent(), input.agent()),
                   patch(before.branch(), input.branch()),
-                  input.startAt() != null ? input.startAt() : before.startAt(),
+                  Boolean.TRUE.equals(input.clearStartAt())
+                      ? null
+                      : input.startAt() != null ? input.startAt() : before.startAt(),
                   input.autoStart() != null ? input.autoStart() : before.autoStart(),
                   before.createdBy(), before.createdAt(), before.updatedAt());
           if (input.blockedBy() != null) {
