@@ -142,6 +142,27 @@ class DeferredStartTest {
   }
 
   @Test
+  void aDeferredStartDueWhileATurnRunsIsRecordedAndConsumed() {
+    CountDownLatch release = new CountDownLatch(1);
+    open(new TestDriver("echo", false, (request, context) -> {
+      release.await();
+      AutoStartHarness.answer(request, context);
+    }));
+    long task = hub.task("Already going");
+    hub.op("turn_start", map("task", task, "message", "go"));
+    hub.op("task_update", map("task", task, "start_at", AutoStartHarness.T0.toString()));
+    hub.hub.deferredStarts().sweep(clock.instant());
+
+    Event failed = hub.events.find("task.start_failed", AutoStartHarness.WAIT,
+        e -> e.type().equals("task.start_failed") && Long.valueOf(task).equals(e.taskId()));
+    assertThat(failed.data().get("reason").asText()).contains("already has turn");
+    assertThat(hub.get(task).has("start_at")).isFalse();
+    release.countDown();
+    hub.awaitEnd(task);
+    assertThat(hub.turnsStarted(task)).as("the running turn only").isEqualTo(1);
+  }
+
+  @Test
   void aDeferredStartWithAutoStartWaitsForItsBlockersToo() {
     open(AutoStartHarness.echo());
     long blocker = hub.task("Build");
