@@ -90,7 +90,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("A throwaway hub on " + server.url() + " (home " + home + ") with the script driver.");
         client.projectCreate(new BoardApi.ProjectCreate(PROJECT, folder.toString(), ScriptDriver.ID, null));
         long task = client.taskCreate(
-            new BoardApi.TaskCreate(PROJECT, "Fix the cart total", null, null, null, null, null, null, null, null, null)).id();
+            new BoardApi.TaskCreate(PROJECT, "Fix the cart total", null, null, null, null, null, null, null, null, null, null)).id();
         out.println("Project " + PROJECT + ", task " + task + " \"Fix the cart total\"; starting a turn with " + SCRIPT + ".");
         out.println();
         out.flush();

@@ -5,6 +5,7 @@ import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,6 +49,18 @@ final class TaskAddCommand extends ClientCommand {
   @Option(names = "--branch", paramLabel = "B", description = "Branch or worktree for this task.")
   String branch;
 
+  @Option(
+      names = "--start-at",
+      paramLabel = "TIME",
+      converter = StartTimes.class,
+      description = "Start the task's first turn by itself at this time: " + StartTimes.FORM + ".")
+  Instant startAt;
+
+  @Option(
+      names = "--auto-start",
+      description = "Start the task's first turn by itself once every --blocked-by task is done or cancelled.")
+  boolean autoStart;
+
   TaskAddCommand(Context context) {
     super(context);
   }
@@ -56,7 +69,7 @@ final class TaskAddCommand extends ClientCommand {
   void run(RemoteHub hub, PrintWriter out) {
     BoardApi.TaskCreate input =
         new BoardApi.TaskCreate(
-            project, String.join(" ", title), description, status, priority, tags, blockedBy, null, agent, branch, null);
+            project, String.join(" ", title), description, status, priority, tags, blockedBy, null, agent, branch, startAt, autoStart ? Boolean.TRUE : null);
     if (json()) {
       printJson(out, hub.call("task_create", input));
       return;

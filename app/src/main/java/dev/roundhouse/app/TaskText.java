@@ -47,6 +47,9 @@ final class TaskText {
     if (task.startAt() != null) {
       fields.row("start at", Texts.time(task.startAt()));
     }
+    if (task.autoStart()) {
+      fields.row("auto start", "when every blocker is done or cancelled");
+    }
     fields
         .row("created", Texts.time(task.createdAt()) + " by " + Texts.or(task.createdBy(), "?"))
         .row("updated", Texts.time(task.updatedAt()))

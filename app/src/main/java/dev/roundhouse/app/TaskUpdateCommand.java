@@ -5,6 +5,7 @@ import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hubclient.RemoteHub;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,6 +57,23 @@ final class TaskUpdateCommand extends ClientCommand {
   @Option(names = "--accept", description = "Accept a task an agent suggested.")
   boolean accept;
 
+  @Option(
+      names = "--start-at",
+      paramLabel = "TIME",
+      converter = StartTimes.class,
+      description = "Start the task's first turn by itself at this time: " + StartTimes.FORM + ".")
+  Instant startAt;
+
+  @Option(names = "--clear-start-at", description = "Remove the start time: the deferred start will not fire.")
+  boolean clearStartAt;
+
+  @Option(
+      names = "--auto-start",
+      negatable = true,
+      description = "Start the task's first turn by itself once every blocked-by task is done or cancelled"
+          + " (--no-auto-start: do not).")
+  Boolean autoStart;
+
   TaskUpdateCommand(Context context) {
     super(context);
   }
@@ -68,11 +86,16 @@ final class TaskUpdateCommand extends ClientCommand {
     if (blockedBy != null && clearBlockedBy) {
       throw new ParameterException(spec.commandLine(), "give --blocked-by or --clear-blocked-by, not both");
     }
+    if (startAt != null && clearStartAt) {
+      throw new ParameterException(spec.commandLine(), "give --start-at or --clear-start-at, not both");
+    }
     if (title == null && description == null && status == null && priority == null && tags == null && !clearTags
-        && blockedBy == null && !clearBlockedBy && agent == null && branch == null && !accept) {
+        && blockedBy == null && !clearBlockedBy && agent == null && branch == null && !accept && startAt == null
+        && !clearStartAt && autoStart == null) {
       throw new ParameterException(
           spec.commandLine(),
-          "say what to change: --title, --description, --status, --priority, --tag, --blocked-by, --agent, --branch or --accept");
+          "say what to change: --title, --description, --status, --priority, --tag, --blocked-by, --agent, --branch,"
+              + " --accept, --start-at, --clear-start-at or --auto-start");
     }
   }
 
@@ -82,7 +105,8 @@ final class TaskUpdateCommand extends ClientCommand {
     List<Long> newBlockers = clearBlockedBy ? List.of() : blockedBy;
     BoardApi.TaskUpdate input =
         new BoardApi.TaskUpdate(
-            id, title, description, status, priority, newTags, newBlockers, accept ? Boolean.FALSE : null, agent, branch, null);
+            id, title, description, status, priority, newTags, newBlockers, accept ? Boolean.FALSE : null, agent, branch, startAt, autoStart,
+            clearStartAt ? Boolean.TRUE : null);
     if (json()) {
       printJson(out, hub.call("task_update", input));
       return;

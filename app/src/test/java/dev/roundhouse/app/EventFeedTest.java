@@ -163,7 +163,7 @@ class EventFeedTest {
   }
 
   private static void createTask(Hub hub, String title) {
-    invoke(hub, "task_create", new BoardApi.TaskCreate("web", title, null, null, null, null, null, null, null, null, null));
+    invoke(hub, "task_create", new BoardApi.TaskCreate("web", title, null, null, null, null, null, null, null, null, null, null));
   }
 
   private static void invoke(Hub hub, String operation, Object input) {

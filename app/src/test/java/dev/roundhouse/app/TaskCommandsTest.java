@@ -57,6 +57,23 @@ class TaskCommandsTest {
   }
 
   @Test
+  void startAtAndAutoStartAreSetShownAndClearedFromTheCommandLine() throws Exception {
+    ok(cli, "task", "add", "--project", "web", "Release notes", "--start-at", "2099-01-02T10:00:00+01:00", "--auto-start");
+    assertThat(ok(cli, "task", "show", "1").out())
+        .containsPattern("start at +2099-01-02")
+        .containsPattern("auto start +when every blocker is done or cancelled");
+
+    ok(cli, "task", "update", "1", "--clear-start-at", "--no-auto-start");
+    var shown = dev.roundhouse.hub.core.Json.mapper().readTree(ok(cli, "task", "show", "1", "--json").out()).get("task");
+    assertThat(shown.has("start_at")).isFalse();
+    assertThat(shown.get("auto_start").asBoolean()).isFalse();
+
+    CliResult bad = CliResult.run(cli, "task", "update", "1", "--start-at", "tomorrow");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains("'tomorrow' is not a time");
+  }
+
+  @Test
   void taskShowIncludesTheEditsAnUpdateRecorded() {
     ok(cli, "task", "add", "--project", "web", "Fix the build", "--description", "CI is red.");
     ok(cli, "task", "update", "1", "--status", "todo", "--title", "Fix the CI build");

@@ -42,10 +42,10 @@ class RemoteHubTest {
 
     Project web = client.projectGet("web");
     assertThat(client.projectList()).extracting(Project::name).containsExactly("web");
-    Task filed = client.taskCreate(new BoardApi.TaskCreate("web", "Fix the build", null, TaskStatus.TODO, null, List.of("ci"), null, null, null, null, null));
+    Task filed = client.taskCreate(new BoardApi.TaskCreate("web", "Fix the build", null, TaskStatus.TODO, null, List.of("ci"), null, null, null, null, null, null));
     assertThat(filed.projectId()).isEqualTo(web.id());
     assertThat(client.taskGet(filed.id()).tags()).containsExactly("ci");
-    Task renamed = client.taskUpdate(new BoardApi.TaskUpdate(filed.id(), "Fix the nightly build", null, null, null, null, null, null, null, null, null));
+    Task renamed = client.taskUpdate(new BoardApi.TaskUpdate(filed.id(), "Fix the nightly build", null, null, null, null, null, null, null, null, null, null, null));
     assertThat(renamed.title()).isEqualTo("Fix the nightly build");
     assertThat(client.taskList(new BoardApi.TaskListQuery("web", null, null, null, null, null)).tasks()).extracting(Task::id).containsExactly(filed.id());
   }
@@ -54,8 +54,8 @@ class RemoteHubTest {
   void boardWritesAndHistoryReturnTheHubsRecords() {
     Project web = client.projectCreate(new BoardApi.ProjectCreate("web", hub.folder("web"), "t", null));
     Project api = client.projectCreate(new BoardApi.ProjectCreate("api", hub.folder("api"), null, null));
-    Task first = client.taskCreate(new BoardApi.TaskCreate("web", "First", null, TaskStatus.TODO, null, null, null, null, null, null, null));
-    Task second = client.taskCreate(new BoardApi.TaskCreate("web", "Second", null, null, null, null, List.of(first.id()), null, null, null, null));
+    Task first = client.taskCreate(new BoardApi.TaskCreate("web", "First", null, TaskStatus.TODO, null, null, null, null, null, null, null, null));
+    Task second = client.taskCreate(new BoardApi.TaskCreate("web", "Second", null, null, null, null, List.of(first.id()), null, null, null, null, null));
 
     assertThat(client.projectBoard("web").columns())
         .filteredOn(column -> !column.tasks().isEmpty())
@@ -66,7 +66,7 @@ class RemoteHubTest {
     assertThat(moved.droppedEdges()).containsExactly(new BoardApi.DroppedEdge(second.id(), first.id()));
     assertThat(web.defaultAgent()).isEqualTo("t");
 
-    client.taskUpdate(new BoardApi.TaskUpdate(first.id(), "First, renamed", null, null, null, null, null, null, null, null, null));
+    client.taskUpdate(new BoardApi.TaskUpdate(first.id(), "First, renamed", null, null, null, null, null, null, null, null, null, null, null));
     var edit = client.taskEdits(new BoardApi.TaskEditsQuery(first.id(), 10)).edits().getFirst();
     assertThat(edit.field()).isEqualTo("title");
     assertThat(client.taskRevertEdit(edit.id()).title()).isEqualTo("First");
@@ -76,7 +76,7 @@ class RemoteHubTest {
   @Test
   void turnCallsStartATurnAndReadItsTranscript() {
     hub.http().op("project_create", java.util.Map.of("name", "web", "path", hub.folder("web"), "default_agent", "t"));
-    Task task = client.taskCreate(new BoardApi.TaskCreate("web", "Say done", null, null, null, null, null, null, null, null, null));
+    Task task = client.taskCreate(new BoardApi.TaskCreate("web", "Say done", null, null, null, null, null, null, null, null, null, null));
 
     assertThat(client.driverList().drivers()).extracting(TurnApi.DriverInfo::id).containsExactly("t");
     TurnApi.TurnView started = client.turnStart(new TurnApi.TurnStart(task.id(), "go", null, null, null, null));

@@ -5,6 +5,7 @@ import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.turns.DriverRegistry;
 import dev.roundhouse.hub.turns.Transcripts;
 import dev.roundhouse.hub.turns.TurnRunner;
+import dev.roundhouse.hub.schedules.DeferredStarts;
 
 /**
  * The hub with its engines in reach: for the process that opened it (the {@code app} wiring, benchmarks) and
@@ -29,4 +30,6 @@ public interface InProcessHub extends Hub {
 
   /** The scheduler (tests and benchmarks tick it with their own clock). */
   Scheduler scheduler();
+  /** The deferred-start sweeper ({@code start_at}); tests sweep it with a time of their choosing. */
+  DeferredStarts deferredStarts();
 }

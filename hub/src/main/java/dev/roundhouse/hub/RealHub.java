@@ -6,6 +6,8 @@ import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.schedules.Scheduler;
 import dev.roundhouse.hub.schedules.Scheduling;
+import dev.roundhouse.hub.schedules.AutoStarts;
+import dev.roundhouse.hub.schedules.DeferredStarts;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.decisions.Decisions;
@@ -42,6 +44,8 @@ final class RealHub implements InProcessHub {
   private final DriverRegistry drivers;
   private final TurnRunner runner;
   private final Transcripts transcripts;
+  private final DeferredStarts deferredStarts;
+  private final AutoStarts autoStarts;
   private final List<HubExtension> extensions = new ArrayList<>();
   private final ExtensionResources resources;
   private volatile String url;
@@ -65,6 +69,8 @@ final class RealHub implements InProcessHub {
     AgentTools.register(operations, board, runner);
     this.retention = new Retention(store, config.retention(), config.clock());
     RetentionOperations.register(operations, retention);
+    this.deferredStarts = new DeferredStarts(store, events, runner, config.clock());
+    this.autoStarts = new AutoStarts(store, events, runner, config.clock());
     this.decisions = decisions;
     this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
   }
@@ -102,6 +108,9 @@ final class RealHub implements InProcessHub {
       }
       try {
         hub.start(extensionList);
+        // After the extensions: a task that starts by itself is placed and contributed to like any other.
+        hub.autoStarts.open();
+        hub.deferredStarts.open();
       } catch (RuntimeException e) {
         hub.closeQuietly();
         throw e;
@@ -117,6 +126,8 @@ final class RealHub implements InProcessHub {
     try {
       scheduling.close();
       retention.close();
+      deferredStarts.close();
+      autoStarts.close();
       runner.close();
       store.close();
     } catch (RuntimeException e) {
@@ -211,10 +222,17 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
+  public DeferredStarts deferredStarts() {
+    return deferredStarts;
+  }
+
+  @Override
   public void close() {
     try {
       scheduling.close();
       retention.close();
+      deferredStarts.close();
+      autoStarts.close();
       runner.close();
       for (HubExtension extension : extensions.reversed()) {
         try {

@@ -66,7 +66,7 @@ public final class AgentTools {
         SuggestTask.class, TaskAnswer.class, CREATE,
         (actor, in) -> say.suggested(board.createTask(actor, new BoardApi.TaskCreate(
             in.project(), in.title(), in.description(), null, in.priority(), in.tags(), in.blockedBy(), true,
-            null, null, null))));
+            null, null, null, null))));
     add(registry, timeout, "list_tasks",
         "List tasks in board order, filtered by project, status, tag and text, a page at a time.",
         TaskListQuery.class, TasksAnswer.class, READ, (actor, in) -> say.tasks(in, board.tasks(in)));
@@ -80,7 +80,7 @@ public final class AgentTools {
           var before = board.task(in.task());
           var after = board.updateTask(actor, new BoardApi.TaskUpdate(
               in.task(), in.title(), in.description(), in.status(), in.priority(), in.tags(), in.blockedBy(),
-              null, null, null, null));
+              null, null, null, null, null, null));
           return say.updated(actor, before, after);
         });
     add(registry, timeout, "move_task",

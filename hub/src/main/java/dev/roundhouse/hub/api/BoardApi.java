@@ -21,6 +21,14 @@ public final class BoardApi {
   private static final String PROJECT_REF =
       "Project id, or its exact name (case-insensitive)";
 
+  private static final String START_AT =
+      "Start the task's first turn by itself at this instant (ISO-8601, such as 2030-01-02T09:00:00Z): a deferred"
+          + " start, fired once, as the scheduler; a past instant starts at the next sweep";
+
+  private static final String AUTO_START =
+      "Start the task's first turn by itself once every blocked_by task is done or cancelled (and any start_at"
+          + " has passed); fired once, as the scheduler";
+
   /** No arguments. */
   public record NoInput() {}
 
@@ -56,7 +64,8 @@ public final class BoardApi {
           Boolean suggested,
       String agent,
       String branch,
-      Instant startAt) {}
+      @JsonPropertyDescription(START_AT) Instant startAt,
+      @JsonPropertyDescription(AUTO_START) Boolean autoStart) {}
 
   public record TaskRef(@JsonProperty(required = true) long task) {}
 
@@ -82,7 +91,10 @@ public final class BoardApi {
       Boolean suggested,
       @JsonPropertyDescription("Empty string clears it") String agent,
       @JsonPropertyDescription("Empty string clears it") String branch,
-      Instant startAt) {}
+      @JsonPropertyDescription(START_AT) Instant startAt,
+      @JsonPropertyDescription(AUTO_START) Boolean autoStart,
+      @JsonPropertyDescription("true removes start_at: a deferred start that has not fired will not")
+          Boolean clearStartAt) {}
 
   public record TaskMove(
       @JsonProperty(required = true) @JsonPropertyDescription("The tasks to move together")

@@ -158,34 +158,30 @@ public final class Board {
 
   private Task createTask(
       StoreWriter w, Actor actor, TaskCreate input, String title, String description, List<String> tags, boolean suggested) {
-    {
-        {
-          Project project = project(w, input.project());
-          Instant now = w.now();
-          Task draft =
-              new Task(
-                  0, project.id(), title, description,
-                  input.status() == null ? TaskStatus.BACKLOG : input.status(),
-                  input.priority() == null ? Priority.NORMAL : input.priority(),
-                  tags, List.of(), suggested,
-                  Names.emptyToNull(input.agent()), Names.emptyToNull(input.branch()),
-                  input.startAt(), actor, now, now);
-          Task created = w.insertTask(draft);
-          List<Long> blockers = input.blockedBy() == null ? List.of() : input.blockedBy();
-          if (!blockers.isEmpty()) {
-            checkBlockers(w, created, blockers);
-            created = new Task(
-                created.id(), created.projectId(), created.title(), created.description(),
-                created.status(), created.priority(), created.tags(), distinct(blockers),
-                created.suggested(), created.agent(), created.branch(), created.startAt(),
-                created.createdBy(), created.createdAt(), created.updatedAt());
-            w.updateTask(created);
-            created = w.task(created.id()).orElseThrow();
-          }
-          w.append(new BoardEvent.TaskCreated(created).draft(actor, project.id(), created.id()));
-          return created;
-        }
+    Project project = project(w, input.project());
+    Instant now = w.now();
+    Task draft =
+        new Task(
+            0, project.id(), title, description,
+            input.status() == null ? TaskStatus.BACKLOG : input.status(),
+            input.priority() == null ? Priority.NORMAL : input.priority(),
+            tags, List.of(), suggested,
+            Names.emptyToNull(input.agent()), Names.emptyToNull(input.branch()),
+            input.startAt(), Boolean.TRUE.equals(input.autoStart()), actor, now, now);
+    Task created = w.insertTask(draft);
+    List<Long> blockers = input.blockedBy() == null ? List.of() : input.blockedBy();
+    if (!blockers.isEmpty()) {
+      checkBlockers(w, created, blockers);
+      created = new Task(
+          created.id(), created.projectId(), created.title(), created.description(),
+          created.status(), created.priority(), created.tags(), distinct(blockers),
+          created.suggested(), created.agent(), created.branch(), created.startAt(),
+          created.autoStart(), created.createdBy(), created.createdAt(), created.updatedAt());
+      w.updateTask(created);
+      created = w.task(created.id()).orElseThrow();
     }
+    w.append(new BoardEvent.TaskCreated(created).draft(actor, project.id(), created.id()));
+    return created;
   }
 
   public Task task(long id) {
@@ -243,6 +239,9 @@ public final class Board {
     String title = input.title() == null ? null : Names.title(input.title());
     String description = Names.optionalText("description", input.description());
     List<String> tags = input.tags() == null ? null : Names.tags(input.tags());
+    if (Boolean.TRUE.equals(input.clearStartAt()) && input.startAt() != null) {
+      throw new InvalidInput("give start_at or clear_start_at, not both");
+    }
     if (actor.isAgent() && Boolean.FALSE.equals(input.suggested())) {
       throw new Forbidden("forbidden", "only the user accepts a suggested task");
     }
@@ -262,7 +261,10 @@ public final class Board {
                   input.suggested() != null ? input.suggested() : before.suggested(),
                   patch(before.agent(), input.agent()),
                   patch(before.branch(), input.branch()),
-                  input.startAt() != null ? input.startAt() : before.startAt(),
+                  Boolean.TRUE.equals(input.clearStartAt())
+                      ? null
+                      : input.startAt() != null ? input.startAt() : before.startAt(),
+                  input.autoStart() != null ? input.autoStart() : before.autoStart(),
                   before.createdBy(), before.createdAt(), before.updatedAt());
           if (input.blockedBy() != null) {
             checkBlockers(w, before, after.blockedBy());
@@ -317,7 +319,7 @@ public final class Board {
                     before.id(), changesProject ? target : before.projectId(), before.title(),
                     before.description(), input.status() != null ? input.status() : before.status(),
                     before.priority(), before.tags(), blockers, before.suggested(), before.agent(),
-                    before.branch(), before.startAt(), before.createdBy(), before.createdAt(),
+                    before.branch(), before.startAt(), before.autoStart(), before.createdBy(), before.createdAt(),
                     before.updatedAt());
             moved.add(save(w, actor, w.task(before.id()).orElseThrow(), after));
           }
@@ -418,12 +420,29 @@ public final class Board {
                   before.id(), before.projectId(), before.title(),
                   before.description() == null ? note : before.description() + "\n\n" + note,
                   TaskStatus.CANCELLED, before.priority(), tags.stream().sorted().toList(), before.blockedBy(),
-                  true, before.agent(), before.branch(), before.startAt(), before.createdBy(),
+                  true, before.agent(), before.branch(), before.startAt(), before.autoStart(), before.createdBy(),
                   before.createdAt(), before.updatedAt());
           Task saved = save(w, actor, before, after);
           w.append(new BoardEvent.TaskWithdrawn(reason).draft(actor, saved.projectId(), saved.id()));
           return saved;
         });
+  }
+
+  /**
+   * Inside a write another engine opened: clears {@code task}'s start triggers ({@code start_at} and {@code
+   * auto_start}) as {@code actor}, recording each cleared field as an edit with a {@code task.updated} event,
+   * like any other change. The deferred-start and dependents engine calls it in the very write that starts
+   * the task's turn (or records why it could not), so a trigger fires at most once.
+   *
+   * @return the task as saved
+   */
+  public static Task clearStartTriggers(StoreWriter w, Actor actor, Task task) {
+    Task cleared =
+        new Task(
+            task.id(), task.projectId(), task.title(), task.description(), task.status(), task.priority(),
+            task.tags(), task.blockedBy(), task.suggested(), task.agent(), task.branch(), null, false,
+            task.createdBy(), task.createdAt(), task.updatedAt());
+    return save(w, actor, task, cleared);
   }
 
   /** An agent may not change a task while a turn runs on it (its own included: the user owns that card). */
@@ -482,7 +501,7 @@ public final class Board {
         new Task(
             after.id(), after.projectId(), after.title(), after.description(), after.status(),
             after.priority(), after.tags(), after.blockedBy(), after.suggested(), after.agent(),
-            after.branch(), after.startAt(), after.createdBy(), after.createdAt(), now);
+            after.branch(), after.startAt(), after.autoStart(), after.createdBy(), after.createdAt(), now);
     w.updateTask(stamped);
     Task saved = w.task(stamped.id()).orElseThrow();
     List<BoardEvent.FieldChange> recorded = new ArrayList<>();
@@ -513,7 +532,8 @@ public final class Board {
   private static Task withBlockers(Task t, List<Long> blockers) {
     return new Task(
         t.id(), t.projectId(), t.title(), t.description(), t.status(), t.priority(), t.tags(), blockers,
-        t.suggested(), t.agent(), t.branch(), t.startAt(), t.createdBy(), t.createdAt(), t.updatedAt());
+        t.suggested(), t.agent(), t.branch(), t.startAt(), t.autoStart(), t.createdBy(), t.createdAt(),
+        t.updatedAt());
   }
 
   /** {@code raw} as the board stores tags (trimmed, lower case, each checked), or a refusal naming the bad one. */

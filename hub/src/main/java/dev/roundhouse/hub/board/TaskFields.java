@@ -17,7 +17,7 @@ final class TaskFields {
   static final List<String> EDITABLE =
       List.of(
           "project_id", "title", "description", "status", "priority", "tags", "blocked_by",
-          "suggested", "agent", "branch", "start_at");
+          "suggested", "agent", "branch", "start_at", "auto_start");
 
   /** One field's change. */
   record Change(String field, JsonNode before, JsonNode after) {}

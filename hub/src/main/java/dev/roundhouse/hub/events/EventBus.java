@@ -3,6 +3,9 @@ package dev.roundhouse.hub.events;
 import dev.roundhouse.hub.core.Locks;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fans committed events out to live subscriptions, and opens streams that replay the durable log before
@@ -16,7 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@link #publishTransient}, refuses a caller that holds a {@linkplain Locks#tracked tracked} lock.
  */
 public final class EventBus implements EventSink {
+  private static final Logger logger = LoggerFactory.getLogger(EventBus.class);
+
   private final CopyOnWriteArrayList<LiveSubscription> live = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<Consumer<List<Event>>> observers = new CopyOnWriteArrayList<>();
   private volatile EventLog log;
 
   /** Connects the durable log used for replay; set once the store is open. */
@@ -32,11 +38,35 @@ public final class EventBus implements EventSink {
   @Override
   public void published(List<Event> events, long committedAtNanos) {
     Locks.assertNoneHeld("the event bus's subscribers");
+    for (Consumer<List<Event>> observer : observers) {
+      try {
+        observer.accept(events);
+      } catch (RuntimeException e) {
+        logger.warn("an event observer failed; it stays registered", e);
+      }
+    }
     for (LiveSubscription subscription : live) {
       if (!subscription.offer(events, committedAtNanos)) {
         live.remove(subscription);
       }
     }
+  }
+
+  /**
+   * Adds an in-process observer of every published batch (durable events after their commit, and transient
+   * ones), for an engine of the hub that reacts to changes whichever path made them (the dependents of a
+   * task that ended start this way). It is called on the publishing thread (the store's writer) with no
+   * lock held, before the live streams: it must not block, write or call out; it notes what it needs and
+   * hands the work to a thread of its own. An observer is not a stream: it is not counted in {@link
+   * #openStreams} and is never closed for falling behind. What it throws is logged and ignored.
+   */
+  public void observe(Consumer<List<Event>> observer) {
+    observers.add(java.util.Objects.requireNonNull(observer, "observer"));
+  }
+
+  /** Removes an observer added with {@link #observe}. */
+  public void unobserve(Consumer<List<Event>> observer) {
+    observers.remove(observer);
   }
 
   /**

@@ -18,7 +18,13 @@ public record Task(
     @JsonPropertyDescription("Filed by an agent and not yet accepted by the user") boolean suggested,
     @JsonPropertyDescription("Driver that works on this task; the project's default when absent") String agent,
     String branch,
-    @JsonPropertyDescription("Not to be started before this instant") Instant startAt,
+    @JsonPropertyDescription(
+            "Its first turn starts by itself at this instant (a deferred start); cleared when that start fires")
+        Instant startAt,
+    @JsonPropertyDescription(
+            "Starts its first turn by itself once every blocked_by task is done or cancelled; cleared when that"
+                + " start fires")
+        boolean autoStart,
     Actor createdBy,
     Instant createdAt,
     Instant updatedAt) {

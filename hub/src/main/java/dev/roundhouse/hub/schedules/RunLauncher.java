@@ -41,7 +41,7 @@ final class RunLauncher {
     }
     Task task = board.createTask(w, actor, new TaskCreate(
         String.valueOf(spec.projectId()), title, description, TaskStatus.IN_PROGRESS, spec.priority(), tags, null, false,
-        spec.driver(), null, null));
+        spec.driver(), null, null, null));
     w.runner().enqueue(task.id(), spec.prompt(), spec.driver(), actor, w.now());
     return task;
   }

@@ -197,7 +197,7 @@ public final class Scheduler implements AutoCloseable {
       w.schedules().setNextAt(schedule.id(), null);
       return;
     }
-    Firings firings = Firings.of(schedule, recurrence, now, graceEdge);
+    DueFirings firings = DueFirings.of(schedule, recurrence, now, graceEdge);
     ZoneId zone = ZoneId.of(schedule.zone());
     if (firings.missedKey() != null) {
       String missed = firings.missedText(zone);
@@ -249,9 +249,9 @@ public final class Scheduler implements AutoCloseable {
 
   private Task mint(StoreWriter w, Schedule schedule, Instant at) {
     ZoneId zone = ZoneId.of(schedule.zone());
-    String title = schedule.name() + " · " + Firings.local(at, zone);
+    String title = schedule.name() + " · " + DueFirings.local(at, zone);
     String description = "Run by schedule '" + schedule.name() + "' (" + schedule.id() + ") for its firing due "
-        + Firings.local(at, zone) + " " + zone.getId() + ".";
+        + DueFirings.local(at, zone) + " " + zone.getId() + ".";
     return launcher.mint(w, Actor.SCHEDULER, spec(w, schedule), title, description);
   }
 
@@ -319,7 +319,7 @@ public final class Scheduler implements AutoCloseable {
   private void moveToDone(ScheduleRun run) {
     try {
       board.updateTask(Actor.SCHEDULER, new TaskUpdate(run.taskId(), null, null, TaskStatus.DONE, null, null, null,
-          null, null, null, null));
+          null, null, null, null, null, null));
     } catch (RoundhouseException e) {
       // A module may veto done (unmerged work in the task's worktree): the task stays for a person to land.
       log.info("scheduled run's task {} stays where it is: {}", run.taskId(), e.getMessage());
@@ -345,7 +345,7 @@ public final class Scheduler implements AutoCloseable {
         }
         Task task = mint(w, schedule, run.scheduledAt());
         ScheduleRun promoted = new ScheduleRun(run.scheduleId(), run.scheduledAt(), ScheduleRun.PENDING, task.id(), null,
-            join(run.reason(), "started " + Firings.local(now, ZoneId.of(schedule.zone())) + " after the previous run ended"),
+            join(run.reason(), "started " + DueFirings.local(now, ZoneId.of(schedule.zone())) + " after the previous run ended"),
             run.firedAt(), null);
         w.schedules().updateRun(promoted);
         counts.fired++;

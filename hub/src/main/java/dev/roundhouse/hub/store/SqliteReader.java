@@ -126,6 +126,42 @@ class SqliteReader implements StoreReader {
   }
 
   @Override
+  public List<Long> dueStarts(Instant by, long afterId, int limit) {
+    return handle
+        .createQuery(
+            "SELECT id FROM tasks WHERE start_at IS NOT NULL AND start_at <= :by AND id > :after AND suggested = 0"
+                + " AND status NOT IN ('done', 'cancelled') ORDER BY id LIMIT :limit")
+        .bind("by", by.toEpochMilli())
+        .bind("after", afterId)
+        .bind("limit", limit)
+        .mapTo(Long.class)
+        .list();
+  }
+
+  @Override
+  public Optional<Instant> nextStartAfter(Instant after) {
+    return handle
+        .createQuery(
+            "SELECT min(start_at) FROM tasks WHERE start_at IS NOT NULL AND start_at > :after"
+                + " AND status NOT IN ('done', 'cancelled')")
+        .bind("after", after.toEpochMilli())
+        .mapTo(Long.class)
+        .list()
+        .stream()
+        .filter(java.util.Objects::nonNull) // min() over no row is one NULL
+        .findFirst()
+        .map(Instant::ofEpochMilli);
+  }
+
+  @Override
+  public List<Long> autoStartTasks() {
+    return handle
+        .createQuery("SELECT id FROM tasks WHERE auto_start = 1 AND status NOT IN ('done', 'cancelled') ORDER BY id")
+        .mapTo(Long.class)
+        .list();
+  }
+
+  @Override
   public Map<Long, List<Long>> blockerEdges(long project) {
     Map<Long, List<Long>> edges = new LinkedHashMap<>();
     handle
@@ -257,13 +293,14 @@ class SqliteReader implements StoreReader {
       String agent,
       String branch,
       Instant startAt,
+      boolean autoStart,
       Actor createdBy,
       Instant createdAt,
       Instant updatedAt) {
     Task toTask(List<String> tags, List<Long> blockedBy) {
       return new Task(
           id, projectId, title, description, status, priority, tags, blockedBy, suggested, agent,
-          branch, startAt, createdBy, createdAt, updatedAt);
+          branch, startAt, autoStart, createdBy, createdAt, updatedAt);
     }
   }
 
@@ -279,6 +316,7 @@ class SqliteReader implements StoreReader {
         rs.getString("agent"),
         rs.getString("branch"),
         instant(rs, "start_at"),
+        rs.getInt("auto_start") != 0,
         Actor.parse(rs.getString("created_by")),
         instant(rs, "created_at"),
         instant(rs, "updated_at"));

@@ -92,9 +92,9 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
         handle
             .createUpdate(
                 "INSERT INTO tasks (project_id, title, description, status, priority, suggested,"
-                    + " agent, branch, start_at, created_by, created_at, updated_at) VALUES"
+                    + " agent, branch, start_at, auto_start, created_by, created_at, updated_at) VALUES"
                     + " (:project, :title, :description, :status, :priority, :suggested, :agent,"
-                    + " :branch, :startAt, :createdBy, :created, :updated)")
+                    + " :branch, :startAt, :autoStart, :createdBy, :created, :updated)")
             .bind("project", t.projectId())
             .bind("title", t.title())
             .bind("description", t.description())
@@ -104,6 +104,7 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
             .bind("agent", t.agent())
             .bind("branch", t.branch())
             .bind("startAt", t.startAt() == null ? null : t.startAt().toEpochMilli())
+            .bind("autoStart", t.autoStart() ? 1 : 0)
             .bind("createdBy", t.createdBy().toString())
             .bind("created", t.createdAt().toEpochMilli())
             .bind("updated", t.updatedAt().toEpochMilli())
@@ -120,7 +121,8 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
         .createUpdate(
             "UPDATE tasks SET project_id = :project, title = :title, description = :description,"
                 + " status = :status, priority = :priority, suggested = :suggested, agent = :agent,"
-                + " branch = :branch, start_at = :startAt, updated_at = :updated WHERE id = :id")
+                + " branch = :branch, start_at = :startAt, auto_start = :autoStart,"
+                + " updated_at = :updated WHERE id = :id")
         .bind("id", t.id())
         .bind("project", t.projectId())
         .bind("title", t.title())
@@ -131,6 +133,7 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
         .bind("agent", t.agent())
         .bind("branch", t.branch())
         .bind("startAt", t.startAt() == null ? null : t.startAt().toEpochMilli())
+        .bind("autoStart", t.autoStart() ? 1 : 0)
         .bind("updated", t.updatedAt().toEpochMilli())
         .execute();
     handle.execute("DELETE FROM task_tags WHERE task_id = ?", t.id());

@@ -4,6 +4,7 @@ import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskEdit;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,18 @@ public interface StoreReader {
 
   /** Every {@code blocked_by} edge of the tasks in {@code project}: task id to the ids blocking it. */
   Map<Long, List<Long>> blockerEdges(long project);
+
+  /**
+   * Ids above {@code afterId} of the tasks, neither done nor cancelled nor suggested, whose {@code start_at} is at
+   * or before {@code by}: the deferred starts that are due, by id, at most {@code limit} (page with the last id).
+   */
+  List<Long> dueStarts(Instant by, long afterId, int limit);
+
+  /** The earliest {@code start_at} after {@code after} of a task neither done nor cancelled; empty when none. */
+  Optional<Instant> nextStartAfter(Instant after);
+
+  /** Ids of the tasks, neither done nor cancelled, marked {@code auto_start}. */
+  List<Long> autoStartTasks();
 
   /** Tags with how many tasks (in {@code project}, or anywhere when null) carry each. */
   List<Tag> tags(Long project);

@@ -151,6 +151,40 @@ public final class TurnRunner implements AutoCloseable {
     return view(in.task(), launch.turn().id());
   }
 
+  /**
+   * Starts {@code task}'s turn by the hub's own decision (a deferred start, a dependent): {@code gate} has the
+   * last word inside the start's store write, and the turn begins in that same write. It runs the oldest queued
+   * message, or {@code message} when none is queued. The driver is the task's, or its project's default.
+   *
+   * @return the started turn, or empty when the gate refused
+   * @throws RoundhouseException when the task has no driver to run with (none named, or an unknown one), or
+   *     already has a running turn; nothing the gate wrote is kept then
+   */
+  public Optional<TurnApi.TurnView> startIfAdmitted(Actor actor, long task, String message, StartGate gate) {
+    Objects.requireNonNull(gate, "gate");
+    Target target = target(task, null);
+    TurnLoop.Launch launch = parts.store().write(w -> {
+      if (!gate.admit(w)) {
+        return null;
+      }
+      w.runner().activeTurn(task).ifPresent(turn -> {
+        throw new RoundhouseException.Conflict("task " + task + " already has turn " + turn.id() + " " + turn.status());
+      });
+      Optional<QueuedMessage> queued = w.runner().dequeue(task);
+      if (queued.isEmpty()) {
+        w.runner().enqueue(task, message, target.driver(), actor, w.now());
+        queued = w.runner().dequeue(task);
+      }
+      return TurnLoop.begin(w, actor, task, target.project(), queued.orElseThrow().message(), target.driver(), false,
+          null, null, true);
+    });
+    if (launch == null) {
+      return Optional.empty();
+    }
+    loops.launch(launch);
+    return Optional.of(view(task, launch.turn().id()));
+  }
+
   /** What a send did: began a turn, or joined the queue of the running one. */
   private sealed interface Sent {
     record Began(TurnLoop.Launch launch) implements Sent {}

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class DriverChoiceTest {
   private static Task task(String agent) {
-    return new Task(4, 1, "t", null, TaskStatus.TODO, Priority.NORMAL, List.of(), List.of(), false, agent, null, null, null, Instant.EPOCH, Instant.EPOCH);
+    return new Task(4, 1, "t", null, TaskStatus.TODO, Priority.NORMAL, List.of(), List.of(), false, agent, null, null, false, null, Instant.EPOCH, Instant.EPOCH);
   }
 
   private static Project project(String defaultAgent) {

@@ -367,7 +367,7 @@ class RetentionTest {
     return store.write(w -> {
       Instant now = w.now();
       Task task = w.insertTask(new Task(0, project, title, null, TaskStatus.DONE, Priority.NORMAL, List.of(), List.of(), false,
-          "script", null, null, Actor.USER, now, now));
+          "script", null, null, false, Actor.USER, now, now));
       w.append(new EventDraft("task.created", Actor.USER, project, task.id(), Json.tree(task)));
       Turn turn = w.runner().insertTurn(task.id(), 1, "script", false, Actor.USER, now);
       w.runner().setTurnSession(turn.id(), "session-" + task.id());
@@ -392,7 +392,7 @@ class RetentionTest {
     store.write(w -> {
       Task t = w.task(id).orElseThrow();
       w.updateTask(new Task(t.id(), t.projectId(), t.title(), t.description(), status, t.priority(), t.tags(), t.blockedBy(),
-          t.suggested(), t.agent(), t.branch(), t.startAt(), t.createdBy(), t.createdAt(), w.now()));
+          t.suggested(), t.agent(), t.branch(), t.startAt(), t.autoStart(), t.createdBy(), t.createdAt(), w.now()));
       return null;
     });
   }

@@ -167,7 +167,7 @@ public final class AcpAgent {
       task = hub.taskGet(joined.asLong());
     } else {
       task = hub.taskCreate(new BoardApi.TaskCreate(
-          Long.toString(project.id()), NEW_SESSION_TITLE, null, TaskStatus.IN_PROGRESS, null, null, null, null, null, null, null));
+          Long.toString(project.id()), NEW_SESSION_TITLE, null, TaskStatus.IN_PROGRESS, null, null, null, null, null, null, null, null));
     }
     long id = task.id();
     List<TurnApi.DriverInfo> drivers = hub.driverList().drivers();
@@ -325,7 +325,7 @@ public final class AcpAgent {
     if (NEW_SESSION_TITLE.equals(hub.taskGet(id).title())) {
       String line = text.strip().lines().findFirst().orElse(NEW_SESSION_TITLE);
       String title = line.length() > 80 ? line.substring(0, 80) + "…" : line;
-      hub.taskUpdate(new BoardApi.TaskUpdate(id, title, null, null, null, null, null, null, null, null, null));
+      hub.taskUpdate(new BoardApi.TaskUpdate(id, title, null, null, null, null, null, null, null, null, null, null, null));
     }
   }
 

@@ -87,7 +87,7 @@ final class AcpSessionConfig {
     }
     switch (configId) {
       case DRIVER -> {
-        hub.taskUpdate(new BoardApi.TaskUpdate(task, null, null, null, null, null, null, null, chosen, null, null));
+        hub.taskUpdate(new BoardApi.TaskUpdate(task, null, null, null, null, null, null, null, chosen, null, null, null, null));
         model = DEFAULT; // another driver's models and modes do not carry over
         permissionMode = DEFAULT;
       }

@@ -113,7 +113,7 @@ class ServicesHubTest {
   void everyTurnGetsTheProjectPort() {
     int port = http.op("service_list", map("project", "web")).path("port").asInt();
     Task task = hub.hub().operations().call("task_create", Actor.USER,
-        new BoardApi.TaskCreate("web", "try it", null, null, null, null, null, null, "test", null, null), Task.class);
+        new BoardApi.TaskCreate("web", "try it", null, null, null, null, null, null, "test", null, null, null), Task.class);
 
     hub.hub().operations().call("turn_start", Actor.USER, new TurnApi.TurnStart(task.id(), "hello", "test", null, null, null),
         Object.class);
@@ -157,7 +157,7 @@ class ServicesHubTest {
   @Test
   void anAgentMayStartItsProjectsServicesButNotDefineThem() {
     Task task = hub.hub().operations().call("task_create", Actor.USER,
-        new BoardApi.TaskCreate("web", "agent work", null, null, null, null, null, null, null, null, null), Task.class);
+        new BoardApi.TaskCreate("web", "agent work", null, null, null, null, null, null, null, null, null, null), Task.class);
     http.op("service_define", map("project", "web", "name", "job", "command", "echo hi", "kind", "setup"));
 
     assertThat(hub.hub().agentTools(task.id())).contains("service_list", "service_logs", "service_start");

@@ -146,7 +146,7 @@ final class TaskWorkspaces {
   private void showBranch(long task, String branch) {
     try {
       operations().call("task_update", Actor.SCHEDULER,
-          new BoardApi.TaskUpdate(task, null, null, null, null, null, null, null, null, branch, null), Task.class);
+          new BoardApi.TaskUpdate(task, null, null, null, null, null, null, null, null, branch, null, null, null), Task.class);
     } catch (RoundhouseException e) {
       // the card keeps its branch field; the workspace record is what counts
     }

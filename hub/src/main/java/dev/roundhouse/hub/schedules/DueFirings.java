@@ -19,12 +19,12 @@ import java.util.Optional;
  * @param onTime the on-time firings, in order (at most {@link #ON_TIME_CAP})
  * @param next the first firing after {@code now}, or null when the recurrence has ended
  */
-record Firings(Instant missedKey, int missedCount, Instant lastMissed, List<Instant> onTime, Instant next) {
+record DueFirings(Instant missedKey, int missedCount, Instant lastMissed, List<Instant> onTime, Instant next) {
   static final int COUNT_CAP = 100_000;
   static final int ON_TIME_CAP = 1_000;
   private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm xxx");
 
-  static Firings of(Schedule schedule, Recurrence recurrence, Instant now, Instant graceEdge) {
+  static DueFirings of(Schedule schedule, Recurrence recurrence, Instant now, Instant graceEdge) {
     Instant first = schedule.nextAt();
     Instant missedKey = null;
     Instant lastMissed = null;
@@ -57,7 +57,7 @@ record Firings(Instant missedKey, int missedCount, Instant lastMissed, List<Inst
       onTime.add(at.get());
       at = recurrence.next(at.get());
     }
-    return new Firings(missedKey, missed, lastMissed, List.copyOf(onTime), at.orElse(null));
+    return new DueFirings(missedKey, missed, lastMissed, List.copyOf(onTime), at.orElse(null));
   }
 
   /** The sentence a missed run's reason opens with. */
