@@ -9,6 +9,8 @@ import dev.roundhouse.hub.agenttools.AgentTools;
 import dev.roundhouse.hub.retention.Retention;
 import dev.roundhouse.hub.retention.RetentionOperations;
 import dev.roundhouse.hub.retention.RetentionSettings;
+import dev.roundhouse.hub.schedules.SchedulerSettings;
+import dev.roundhouse.hub.schedules.Scheduling;
 import dev.roundhouse.hub.turns.TurnOperations;
 import java.time.Clock;
 
@@ -25,6 +27,7 @@ public final class OperationCatalog {
     TurnOperations.register(registry, null, null, null, null, null, Clock.systemUTC());
     AgentTools.register(registry, new Board(null), null);
     RetentionOperations.register(registry, new Retention(null, RetentionSettings.DEFAULTS, Clock.systemUTC()));
+    Scheduling.create(null, new Board(null), null, null, Clock.systemUTC(), SchedulerSettings.DEFAULTS, registry);
     return registry.list();
   }
 }
