@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.Event;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.roundhouse.hub.schedules.Scheduler.Tick;
+import dev.roundhouse.hub.spi.PermissionRequest;
+import dev.roundhouse.hub.spi.TurnRequest;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.ManualClock;
@@ -26,6 +29,7 @@ class SchedulerTest {
   private final ManualClock clock = new ManualClock(START);
   private final CountDownLatch release = new CountDownLatch(1);
   private volatile boolean block;
+  private final List<TurnRequest> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
   private TestHub hub;
   private HttpTestClient http;
   private EventRecorder events;
@@ -37,6 +41,10 @@ class SchedulerTest {
   /** A hub whose scheduler ticks on its own thread too ({@code ticking}), or only when the test ticks it. */
   private void start(boolean ticking) {
     TestDriver driver = new TestDriver("test", false, (request, context) -> {
+      requests.add(request);
+      if (request.message().contains("edit")) {
+        context.requestPermission(new PermissionRequest("c1", "Edit", JsonNodeFactory.instance.objectNode(), "Edit a.txt", null));
+      }
       if (block) {
         release.await();
       }
@@ -253,5 +261,101 @@ class SchedulerTest {
     assertThat(status.get("stuck").asBoolean()).isFalse();
     assertThat(status.get("lag_millis").asLong()).isEqualTo(Duration.ofHours(2).toMillis());
     assertThat(runs("triage")).isEmpty();
+  }
+
+  @Test
+  void aPermissionThatWouldAskIsDeniedRecordedAndTheRunReportsIt() {
+    start();
+    http.op("schedule_create", map("project", "web", "name", "fixer", "prompt", "edit the readme", "recurrence",
+        "0 * * * *", "zone", "Europe/Berlin"));
+    tickAt("2026-12-01T11:00:00Z");
+    long task = runs("fixer").get(0).get("task_id").asLong();
+    Event denied = events.await("turn.permission_denied", task);
+    assertThat(denied.data().get("reason").asText()).contains("unattended");
+    finishRun(task, "2026-12-01T11:00:01Z");
+    assertThat(runs("fixer").get(0).get("status").asText()).isEqualTo("denied");
+    assertThat(http.op("decision_list", map()).get("pending").asInt()).isZero();
+    // A denied run's task stays where it was, for a person to look at.
+    assertThat(http.op("task_get", map("task", task)).get("status").asText()).isEqualTo("in_progress");
+  }
+
+  @Test
+  void aRunbookRunMintsATaskWithItsSettingsAndLeavesOutTheProjectContextWhenAsked() {
+    start();
+    http.op("project_update", map("project", "web", "context", "PROJECT CONTEXT"));
+    http.op("runbook_create", map("project", "web", "name", "Release notes", "prompt", "write the release notes",
+        "priority", "high", "tags", List.of("docs"), "send_context", false));
+    JsonNode started = http.op("runbook_run", map("runbook", "release notes"));
+    long task = started.get("task").get("id").asLong();
+    assertThat(started.get("task").get("priority").asText()).isEqualTo("high");
+    assertThat(started.get("task").get("tags").toString()).contains("docs", "run");
+    assertThat(started.get("turn").get("unattended").asBoolean()).isFalse();
+    events.await("turn.ended", task);
+    TurnRequest request = requests.getLast();
+    assertThat(request.message()).isEqualTo("write the release notes");
+    assertThat(request.context()).doesNotContain("PROJECT CONTEXT").contains("Release notes");
+
+    http.op("runbook_update", map("runbook", "Release notes", "send_context", true));
+    long second = http.op("runbook_run", map("runbook", "Release notes", "unattended", true)).get("task").get("id").asLong();
+    events.await("turn.ended", second);
+    assertThat(requests.getLast().context()).contains("PROJECT CONTEXT");
+    assertThat(requests.getLast().unattended()).isTrue();
+  }
+
+  @Test
+  void aScheduleRunsItsRunbookAndTheRunbookCannotBeDeletedUnderIt() {
+    start();
+    http.op("runbook_create", map("project", "web", "name", "triage", "prompt", "triage the issues"));
+    JsonNode schedule = http.op("schedule_create", map("project", "web", "name", "weekday mornings", "runbook", "triage",
+        "recurrence", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=7;BYMINUTE=0", "zone", "Europe/Berlin"));
+    assertThat(schedule.get("next_at").asText()).isEqualTo("2026-12-02T06:00:00Z"); // Wednesday 07:00 in Berlin
+    var refused = http.post("/api/ops/runbook_delete", "{\"runbook\":\"triage\"}");
+    assertThat(refused.status()).isEqualTo(409);
+    assertThat(refused.errorMessage()).contains("weekday mornings");
+
+    tickAt("2026-12-02T06:00:00Z");
+    long task = runs("weekday mornings").get(0).get("task_id").asLong();
+    events.await("turn.ended", task);
+    assertThat(requests.getLast().message()).isEqualTo("triage the issues");
+    assertThat(http.op("task_get", map("task", task)).get("title").asText())
+        .isEqualTo("weekday mornings · 2026-12-02 07:00 +01:00");
+    JsonNode list = http.op("schedule_list", map("project", "web")).get("schedules").get(0);
+    assertThat(list.get("runbook").asText()).isEqualTo("triage");
+    assertThat(list.get("last_run").get("task_id").asLong()).isEqualTo(task);
+  }
+
+  @Test
+  void badSchedulesAreRefusedNamingWhatIsWrong() {
+    start();
+    assertThat(refusal("schedule_create", map("project", "web", "name", "x", "prompt", "p", "recurrence", "FREQ=DAILY",
+        "zone", "Mars/Olympus"))).contains("unknown time zone 'Mars/Olympus'");
+    assertThat(refusal("schedule_create", map("project", "web", "name", "x", "recurrence", "FREQ=DAILY", "zone", "UTC")))
+        .contains("exactly one of runbook and prompt");
+    assertThat(refusal("schedule_create", map("project", "web", "name", "x", "prompt", "p", "recurrence", "0 25 * * *",
+        "zone", "UTC"))).contains("hour field");
+    assertThat(refusal("schedule_create", map("project", "web", "name", "42", "prompt", "p", "recurrence", "@daily",
+        "zone", "UTC"))).contains("must not be all digits");
+    hourly("triage");
+    assertThat(refusal("schedule_create", map("project", "web", "name", "TRIAGE", "prompt", "p", "recurrence", "@daily",
+        "zone", "UTC"))).contains("already has a schedule named 'triage'");
+    assertThat(refusal("schedule_get", map("schedule", "nope"))).contains("no schedule named 'nope'", "triage");
+    assertThat(refusal("schedule_preview", map("recurrence", "@daily", "zone", "UTC", "count", 0))).contains("count");
+    assertThat(refusal("runbook_create", map("project", "web", "name", "r", "prompt", "p", "driver", "nope")))
+        .contains("no driver 'nope'");
+  }
+
+  @Test
+  void previewListsTheNextFiringsWithTheirWallClockTimes() {
+    start();
+    JsonNode preview = http.op("schedule_preview", map("recurrence", "30 2 * * *", "zone", "America/New_York",
+        "from", "2027-03-13T00:00:00Z", "count", 2));
+    assertThat(preview.get("firings")).extracting(f -> f.get("local").asText())
+        .containsExactly("2027-03-13T02:30:00-05:00", "2027-03-14T03:00:00-04:00");
+  }
+
+  private String refusal(String op, Object input) {
+    var reply = http.post("/api/ops/" + op, Json.write(input));
+    assertThat(reply.status()).as("%s answers an error", op).isBetween(400, 499);
+    return reply.errorMessage();
   }
 }
