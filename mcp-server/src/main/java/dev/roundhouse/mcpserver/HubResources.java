@@ -20,8 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The hub's resources ({@code roundhouse://…} URIs): the project list and the pending decisions as fixed
- * resources; a project's board, a task and a task's transcript as resource templates, with completion of
+ * The hub's resources ({@code roundhouse://…} URIs): the project list, the pending decisions, the schedules and
+ * the runbooks as fixed resources; a project's board, a task, a task's transcript and a schedule's runs as
+ * resource templates, with completion of
  * project names and task ids. Every read runs a read-only operation for the calling client, so a resource
  * never shows anything a tool could not. Stateless; thread-safe.
  */
@@ -32,12 +33,16 @@ final class HubResources {
   static final String BOARD = SCHEME + "projects/{project}/board";
   static final String TASK = SCHEME + "tasks/{id}";
   static final String TRANSCRIPT = SCHEME + "tasks/{id}/transcript";
+  static final String SCHEDULES = SCHEME + "schedules";
+  static final String RUNBOOKS = SCHEME + "runbooks";
+  static final String SCHEDULE = SCHEME + "schedules/{id}";
   private static final String JSON = "application/json";
   private static final int MAX_COMPLETIONS = 100;
 
   private static final Pattern BOARD_URI = Pattern.compile("roundhouse://projects/([^/]+)/board");
   private static final Pattern TASK_URI = Pattern.compile("roundhouse://tasks/([0-9]+)");
   private static final Pattern TRANSCRIPT_URI = Pattern.compile("roundhouse://tasks/([0-9]+)/transcript");
+  private static final Pattern SCHEDULE_URI = Pattern.compile("roundhouse://schedules/([0-9]+)");
 
   private HubResources() {}
 
@@ -53,6 +58,10 @@ final class HubResources {
     return SCHEME + "tasks/" + id + "/transcript";
   }
 
+  static String schedule(long id) {
+    return SCHEME + "schedules/" + id;
+  }
+
   static List<SyncResourceSpecification> resources(OperationRegistry registry) {
     return List.of(
         new SyncResourceSpecification(
@@ -63,7 +72,15 @@ final class HubResources {
             McpSchema.Resource.builder(DECISIONS, "decisions").title("Pending decisions")
                 .description("What needs you: pending permissions, questions and settings drift (operation decision_list).")
                 .mimeType(JSON).build(),
-            (exchange, request) -> read(request.uri(), registry.invoke("decision_list", actor(exchange), null))));
+            (exchange, request) -> read(request.uri(), registry.invoke("decision_list", actor(exchange), null))),
+        new SyncResourceSpecification(
+            McpSchema.Resource.builder(SCHEDULES, "schedules").title("Schedules")
+                .description("Every schedule with its next firing and last run (operation schedule_list).").mimeType(JSON).build(),
+            (exchange, request) -> read(request.uri(), registry.invoke("schedule_list", actor(exchange), null))),
+        new SyncResourceSpecification(
+            McpSchema.Resource.builder(RUNBOOKS, "runbooks").title("Runbooks")
+                .description("Every saved prompt a task can be minted from (operation runbook_list).").mimeType(JSON).build(),
+            (exchange, request) -> read(request.uri(), registry.invoke("runbook_list", actor(exchange), null))));
   }
 
   static List<SyncResourceTemplateSpecification> templates(OperationRegistry registry) {
@@ -75,7 +92,10 @@ final class HubResources {
             TASK_URI, (exchange, id) -> registry.invoke("task_get", actor(exchange), Json.tree(Map.of("task", Long.parseLong(id))))),
         template(TRANSCRIPT, "transcript", "A task's transcript",
             "The first page of a task's transcript in its current generation (operation task_transcript; call the tool to page).",
-            TRANSCRIPT_URI, (exchange, id) -> registry.invoke("task_transcript", actor(exchange), Json.tree(Map.of("task", Long.parseLong(id))))));
+            TRANSCRIPT_URI, (exchange, id) -> registry.invoke("task_transcript", actor(exchange), Json.tree(Map.of("task", Long.parseLong(id))))),
+        template(SCHEDULE, "schedule", "A schedule's runs",
+            "One schedule by id with its recent runs: when each was due, its task, how it ended (operation schedule_runs).",
+            SCHEDULE_URI, (exchange, id) -> registry.invoke("schedule_runs", actor(exchange), Json.tree(Map.of("schedule", id)))));
   }
 
   private interface Reader {

@@ -134,6 +134,17 @@ final class ResourceUpdates implements AutoCloseable {
           touched.add(HubResources.transcript(event.taskId()));
         }
       }
+      case "schedule" -> {
+        touched.add(HubResources.SCHEDULES);
+        long schedule = event.data() == null ? 0 : event.data().path("schedule").path("id").asLong(event.data().path("run").path("schedule_id").asLong());
+        if (schedule > 0) {
+          touched.add(HubResources.schedule(schedule));
+        }
+      }
+      case "runbook" -> {
+        touched.add(HubResources.RUNBOOKS);
+        touched.add(HubResources.SCHEDULES); // a schedule shows its runbook's name
+      }
       case "decision" -> {
         touched.add(HubResources.DECISIONS);
         if (event.taskId() != null) {

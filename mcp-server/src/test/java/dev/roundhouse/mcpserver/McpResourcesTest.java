@@ -52,10 +52,11 @@ class McpResourcesTest {
       assertThat(client.getServerCapabilities().resources().subscribe()).isTrue();
       assertThat(client.getServerCapabilities().resources().listChanged()).isFalse();
       assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri)
-          .containsExactlyInAnyOrder("roundhouse://projects", "roundhouse://decisions");
+          .containsExactlyInAnyOrder("roundhouse://projects", "roundhouse://decisions", "roundhouse://schedules", "roundhouse://runbooks");
       assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
           .containsExactlyInAnyOrder(
-              "roundhouse://projects/{project}/board", "roundhouse://tasks/{id}", "roundhouse://tasks/{id}/transcript");
+              "roundhouse://projects/{project}/board", "roundhouse://tasks/{id}", "roundhouse://tasks/{id}/transcript",
+              "roundhouse://schedules/{id}");
     }
   }
 
@@ -130,6 +131,30 @@ class McpResourcesTest {
       assertThat(List.of(String.valueOf(first), String.valueOf(second)))
           .containsExactlyInAnyOrder("roundhouse://projects/web/board", "roundhouse://projects/api/board");
       assertThat(updated.poll(300, TimeUnit.MILLISECONDS)).as("each board once").isNull();
+    }
+  }
+
+  @Test
+  void schedulesAndRunbooksReadAsTheirOperationsAndUpdateWhenAScheduleChanges() throws Exception {
+    hub.hub().operations().invoke("runbook_create", Actor.USER, Json.tree(Map.of("project", "web", "name", "triage", "prompt", "triage")));
+    JsonNode schedule = hub.hub().operations().invoke("schedule_create", Actor.USER, Json.tree(Map.of(
+        "project", "web", "name", "mornings", "runbook", "triage", "recurrence", "0 7 * * 1-5", "zone", "Europe/Berlin")));
+    BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+    try (McpSyncClient client = McpClients.connect(hub.server().url(), mcpToken, "scheduler-watcher", updated::add)) {
+      assertThat(text(client.readResource(new McpSchema.ReadResourceRequest("roundhouse://schedules"))))
+          .isEqualTo(Json.write(hub.hub().operations().invoke("schedule_list", Actor.USER, null)));
+      assertThat(text(client.readResource(new McpSchema.ReadResourceRequest("roundhouse://runbooks"))))
+          .contains("\"name\":\"triage\"");
+      String one = "roundhouse://schedules/" + schedule.get("id").asLong();
+      assertThat(text(client.readResource(new McpSchema.ReadResourceRequest(one)))).contains("\"runs\":[]", "mornings");
+      client.subscribeResource(new McpSchema.SubscribeRequest(one));
+      client.subscribeResource(new McpSchema.SubscribeRequest("roundhouse://schedules"));
+      McpSchema.CallToolResult paused = client.callTool(McpSchema.CallToolRequest.builder("schedule_pause")
+          .arguments(Map.of("schedule", "mornings")).build());
+      assertThat(paused.isError()).as(paused.toString()).isFalse();
+      String first = updated.poll(10, TimeUnit.SECONDS);
+      String second = updated.poll(10, TimeUnit.SECONDS);
+      assertThat(List.of(String.valueOf(first), String.valueOf(second))).containsExactlyInAnyOrder(one, "roundhouse://schedules");
     }
   }
 }
