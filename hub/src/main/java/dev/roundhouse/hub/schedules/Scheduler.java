@@ -279,10 +279,12 @@ public final class Scheduler implements AutoCloseable {
 
   /** Ends the runs whose turn has ended, with the turn's outcome; a done run's task moves to done. */
   private void follow(Counts counts) {
-    for (ScheduleRun run : store.read(r -> r.schedules().openRuns())) {
-      if (!run.status().equals(ScheduleRun.RUNNING) || run.turnId() == null) {
-        continue;
-      }
+    // One read finds the runs whose turn is over; only those get a write (a tick with many runs going writes nothing).
+    List<ScheduleRun> over = store.read(r -> r.schedules().openRuns().stream()
+        .filter(run -> run.status().equals(ScheduleRun.RUNNING) && run.turnId() != null)
+        .filter(run -> r.runner().turn(run.turnId()).map(turn -> !turn.active()).orElse(true))
+        .toList());
+    for (ScheduleRun run : over) {
       Optional<Ended> ended = store.write(w -> end(w, run));
       if (ended.isEmpty()) {
         continue;
@@ -329,11 +331,15 @@ public final class Scheduler implements AutoCloseable {
   /** Mints the task of each schedule's oldest queued run once that schedule has no run going. */
   private void promote(Instant now, Counts counts) {
     Map<Long, ScheduleRun> oldestQueued = new LinkedHashMap<>();
+    java.util.Set<Long> going = new java.util.HashSet<>();
     for (ScheduleRun run : store.read(r -> r.schedules().openRuns())) {
       if (run.status().equals(ScheduleRun.QUEUED)) {
         oldestQueued.putIfAbsent(run.scheduleId(), run);
+      } else {
+        going.add(run.scheduleId());
       }
     }
+    oldestQueued.keySet().removeAll(going); // their turn has not come: no write for them
     for (ScheduleRun queued : oldestQueued.values()) {
       store.write(w -> {
         List<ScheduleRun> open = w.schedules().openRuns(queued.scheduleId());
