@@ -343,10 +343,10 @@ public final class Scheduler implements AutoCloseable {
     for (ScheduleRun queued : oldestQueued.values()) {
       store.write(w -> {
         List<ScheduleRun> open = w.schedules().openRuns(queued.scheduleId());
-        boolean going = open.stream().anyMatch(run -> !run.status().equals(ScheduleRun.QUEUED));
+        boolean stillGoing = open.stream().anyMatch(run -> !run.status().equals(ScheduleRun.QUEUED));
         ScheduleRun run = w.schedules().run(queued.scheduleId(), queued.scheduledAt()).orElse(null);
         Schedule schedule = w.schedules().schedule(queued.scheduleId()).orElse(null);
-        if (going || run == null || schedule == null || !run.status().equals(ScheduleRun.QUEUED)) {
+        if (stillGoing || run == null || schedule == null || !run.status().equals(ScheduleRun.QUEUED)) {
           return null;
         }
         Task task = mint(w, schedule, run.scheduledAt());
