@@ -353,6 +353,38 @@ class SchedulerTest {
         .containsExactly("2027-03-13T02:30:00-05:00", "2027-03-14T03:00:00-04:00");
   }
 
+  @Test
+  void twoTicksAtOnceFireEachFiringOnceAndStartEachRunOnce() throws Exception {
+    start();
+    for (int i = 0; i < 20; i++) {
+      hourly("s" + i, "overlap", "allow");
+    }
+    Instant at = Instant.parse("2026-12-01T11:00:00Z");
+    clock.advance(Duration.between(clock.instant(), at));
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Callable<Tick> tick = () -> hub.hub().scheduler().tick(at);
+      var ticks = pool.invokeAll(List.of(tick, tick));
+      int fired = 0;
+      int launched = 0;
+      for (var done : ticks) {
+        fired += done.get().fired();
+        launched += done.get().launched();
+      }
+      assertThat(fired).as("firings claimed by the two ticks together").isEqualTo(20);
+      assertThat(launched).as("turns started by the two ticks together").isEqualTo(20);
+    } finally {
+      pool.shutdownNow();
+    }
+    for (int i = 0; i < 20; i++) {
+      JsonNode runs = runs("s" + i);
+      assertThat(runs).hasSize(1);
+      long task = runs.get(0).get("task_id").asLong();
+      events.find("the turn of task " + task, Duration.ofSeconds(20), e -> e.type().equals("turn.ended") && e.taskId() == task);
+      assertThat(http.op("turn_list", map("task", task)).get("turns")).hasSize(1);
+    }
+  }
+
   private String refusal(String op, Object input) {
     var reply = http.post("/api/ops/" + op, Json.write(input));
     assertThat(reply.status()).as("%s answers an error", op).isBetween(400, 499);
