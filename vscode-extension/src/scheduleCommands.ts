@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { RoundhouseApi } from "./protocol/api";
 import { describeError } from "./protocol/connection";
 import { Runbook, ScheduleView } from "./protocol/types";
-import { formatWhen, runStatusLabel, RunbookNode, ScheduleModel, ScheduleNode } from "./model/schedules";
+import { runStatusLabel, RunbookNode, ScheduleModel, ScheduleNode } from "./model/schedules";
 import { SCHEDULE_COMMAND_IDS } from "./commands-ids";
 
 /** What the commands need from the extension (Roundhouse implements it; tests give a small one). */
@@ -68,7 +68,7 @@ export function registerScheduleCommands(context: { subscriptions: { dispose(): 
     }
     const schedule = await face.api.pauseSchedule(view.schedule.id, paused);
     await face.schedules.load();
-    const next = !schedule.paused && schedule.next_at ? `; next firing ${formatWhen(schedule.next_at, new Date())}` : "";
+    const next = !schedule.paused && schedule.next_at ? `; next firing ${face.schedules.formatTime(schedule.next_at)}` : "";
     vscode.window.setStatusBarMessage(`Roundhouse: ${paused ? "paused" : "resumed"} schedule ${schedule.name}${next}`, 4000);
   };
   register("roundhouse.pauseSchedule", pause(true));
@@ -84,9 +84,8 @@ export function registerScheduleCommands(context: { subscriptions: { dispose(): 
       void vscode.window.showInformationMessage(`Roundhouse: schedule ${view.schedule.name} fires no more (${preview.recurrence}, ${preview.zone})`);
       return;
     }
-    const now = new Date();
     await vscode.window.showQuickPick(
-      preview.firings.map((firing) => ({ label: formatWhen(firing.at, now), description: `${firing.local} ${preview.zone}` })),
+      preview.firings.map((firing) => ({ label: face.schedules.formatTime(firing.at), description: `${firing.local} ${preview.zone}` })),
       { title: `Next firings of ${view.schedule.name}${view.schedule.paused ? " (paused)" : ""}: ${preview.recurrence} in ${preview.zone}`, placeHolder: "Local time · the schedule's zone" },
     );
   });
@@ -120,10 +119,9 @@ export function registerScheduleCommands(context: { subscriptions: { dispose(): 
     if (runs.state === "failed") {
       throw new Error(runs.reason);
     }
-    const now = new Date();
     const picked = await vscode.window.showQuickPick(
       runs.value.filter((run) => run.task_id !== undefined)
-        .map((run) => ({ label: formatWhen(run.scheduled_at, now), description: `${runStatusLabel(run.status)} · #${run.task_id}`, task: run.task_id as number })),
+        .map((run) => ({ label: face.schedules.formatTime(run.scheduled_at), description: `${runStatusLabel(run.status)} · #${run.task_id}`, task: run.task_id as number })),
       { placeHolder: `Open the transcript of which run of ${view.schedule.name}?` },
     );
     if (picked) {

@@ -387,7 +387,8 @@ export class ScheduleModel implements Disposable {
     return this.options.now?.() ?? new Date();
   }
 
-  private when(iso: string): string {
+  /** An instant as the views show it (formatWhen on this model's clock and zone). */
+  formatTime(iso: string): string {
     return formatWhen(iso, this.now(), this.options.timeZone);
   }
 
@@ -400,9 +401,9 @@ export class ScheduleModel implements Disposable {
         const status = node.status;
         if (status.stuck) {
           const facts = [
-            status.last_tick ? `last tick ${this.when(status.last_tick)}` : "no tick yet",
-            status.lag_millis ? `oldest due firing ${Math.round(status.lag_millis / 1000)} s late` : "",
-            status.next_firing ? `next firing ${this.when(status.next_firing)}` : "",
+            status.last_tick ? `last tick ${this.formatTime(status.last_tick)}` : "no tick yet",
+            status.lag_millis ? `oldest due firing ${duration(status.lag_millis)} late` : "",
+            status.next_firing ? `next firing ${this.formatTime(status.next_firing)}` : "",
           ].filter((s) => s.length > 0);
           return {
             id: "scheduler", label: "Scheduler looks stuck", description: status.reason ?? "",
@@ -453,9 +454,9 @@ export class ScheduleModel implements Disposable {
       tooltip: [
         `${schedule.name} (schedule ${schedule.id}) runs ${what}`,
         `recurrence: ${schedule.recurrence} in ${schedule.zone}`,
-        schedule.paused ? "paused" : schedule.next_at ? `next firing: ${this.when(schedule.next_at)}` : "no further firings",
+        schedule.paused ? "paused" : schedule.next_at ? `next firing: ${this.formatTime(schedule.next_at)}` : "no further firings",
         `missed firings: ${schedule.missed === "run_once" ? "run once" : "skip"} · overlap: ${schedule.overlap}`,
-        last ? `last run: ${this.when(last.scheduled_at)} · ${runStatusLabel(last.status)}${last.reason ? ` (${last.reason})` : ""}${last.task_id !== undefined ? ` · task #${last.task_id}` : ""}` : "no runs yet",
+        last ? `last run: ${this.formatTime(last.scheduled_at)} · ${runStatusLabel(last.status)}${last.reason ? ` (${last.reason})` : ""}${last.task_id !== undefined ? ` · task #${last.task_id}` : ""}` : "no runs yet",
       ].join("\n"),
       contextValue: `schedule.${schedule.paused ? "paused" : "active"}`, icon: runIcon(last?.status), expandable: true, expanded: false,
     };
@@ -463,14 +464,14 @@ export class ScheduleModel implements Disposable {
 
   private runView(schedule: Schedule, run: ScheduleRun): NodeView {
     return {
-      id: `run:${schedule.id}:${run.scheduled_at}`, label: this.when(run.scheduled_at),
+      id: `run:${schedule.id}:${run.scheduled_at}`, label: this.formatTime(run.scheduled_at),
       description: [runStatusLabel(run.status), run.task_id !== undefined ? `#${run.task_id}` : ""].filter((s) => s.length > 0).join(" · "),
       tooltip: [
         `due ${run.scheduled_at}`,
         `${runStatusLabel(run.status)}${run.reason ? `: ${run.reason}` : ""}`,
         run.task_id !== undefined ? `task #${run.task_id} (click to open its transcript)` : "no task",
-        run.fired_at ? `fired ${this.when(run.fired_at)}` : "",
-        run.ended_at ? `ended ${this.when(run.ended_at)}` : "",
+        run.fired_at ? `fired ${this.formatTime(run.fired_at)}` : "",
+        run.ended_at ? `ended ${this.formatTime(run.ended_at)}` : "",
       ].filter((s) => s.length > 0).join("\n"),
       contextValue: run.task_id !== undefined ? "run.task" : "run", icon: runIcon(run.status), expandable: false, expanded: false,
     };
@@ -486,6 +487,16 @@ export class ScheduleModel implements Disposable {
       this.pollHandle = undefined;
     }
   }
+}
+
+/** "45 s", "30 min", "3 h 5 min". */
+export function duration(millis: number): string {
+  const seconds = Math.round(millis / 1000);
+  if (seconds < 120) {
+    return `${seconds} s`;
+  }
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 === 0 ? "" : ` ${minutes % 60} min`}`;
 }
 
 function firstLine(text: string): string {
