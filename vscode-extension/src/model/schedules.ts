@@ -169,6 +169,9 @@ function note(id: string, text: string, tooltip = text): NoteNode {
 /** Not thread-bound (the extension host has one thread); reads may overlap and the last answer wins. */
 export class ScheduleModel implements Disposable {
   operations: ScheduleOperations = { schedules: false, runbooks: false, status: false };
+  /** False until the hub's operations are known: the views stay empty rather than say it has none. */
+  private detected = false;
+  private lastReport: string | undefined;
   private scheduleList: Loaded<readonly ScheduleView[]> | undefined;
   private runbookList: Loaded<readonly Runbook[]> | undefined;
   private statusValue: SchedulerStatus | undefined;
@@ -195,11 +198,16 @@ export class ScheduleModel implements Disposable {
   /** Takes the hub's operations (read once per connection): the views show only what the hub offers. */
   detect(operations: ReadonlySet<string>): ScheduleOperations {
     this.operations = scheduleOperations(operations);
+    this.detected = true;
     return this.operations;
   }
 
-  /** Reads the schedules, runbooks and the scheduler's status again; forgets every schedule's runs. */
-  async load(): Promise<void> {
+  /**
+   * Reads the schedules, runbooks and the scheduler's status again. With forgetRuns (a refresh the user asked
+   * for, a change made from here) every schedule's runs are read again when shown; a reload after events keeps
+   * the runs no event named.
+   */
+  async load(forgetRuns = true): Promise<void> {
     const api = this.api();
     const read = async <T>(offered: boolean, call: () => Promise<T>): Promise<Loaded<T> | undefined> => {
       if (!offered) {
@@ -219,7 +227,9 @@ export class ScheduleModel implements Disposable {
     this.scheduleList = schedules;
     this.runbookList = runbooks;
     this.statusValue = status?.state === "loaded" ? status.value : undefined;
-    this.runs.clear();
+    if (forgetRuns) {
+      this.runs.clear();
+    }
     this.changes.fire();
   }
 
@@ -241,35 +251,46 @@ export class ScheduleModel implements Disposable {
   startPolling(): void {
     if (this.pollHandle === undefined) {
       this.pollHandle = this.timers.setInterval(() => {
-        this.loadStatus().catch((error) => this.options.report?.(`could not read the scheduler's status: ${describeError(error)}`));
+        this.loadStatus().catch((error) => this.report(`could not read the scheduler's status: ${describeError(error)}`));
       }, this.options.statusPollMs ?? 60_000);
     }
   }
 
   /**
-   * Applies a hub event: a runbook.* or schedule.* event forgets the runs of the schedule it names (all runs
-   * when it names none) and reads the lists again once the events stop coming for debounceMs. Answers whether
-   * the event was one of those.
+   * Applies a hub event: a runbook.* or schedule.* event reads the lists again once the events stop coming for
+   * debounceMs; a schedule.* event also forgets the runs of the schedule it names (every schedule's when it
+   * names none). Answers whether the event was one of those.
    */
   apply(event: HubEvent): boolean {
-    if (!event.type.startsWith("schedule.") && !event.type.startsWith("runbook.")) {
+    const schedules = event.type.startsWith("schedule.");
+    if (!schedules && !event.type.startsWith("runbook.")) {
       return false;
     }
-    const schedule = scheduleIdOf(event);
-    if (schedule === undefined) {
-      this.runs.clear();
-    } else {
-      this.runs.delete(schedule);
+    if (schedules) {
+      const schedule = scheduleIdOf(event);
+      if (schedule === undefined) {
+        this.runs.clear();
+      } else {
+        this.runs.delete(schedule);
+      }
     }
     this.scheduleReload();
     return true;
+  }
+
+  /** Reports a failed background read once, not again while it keeps failing the same way. */
+  private report(message: string): void {
+    if (message !== this.lastReport) {
+      this.lastReport = message;
+      this.options.report?.(message);
+    }
   }
 
   private scheduleReload(): void {
     if (this.reloadTimer === undefined) {
       this.reloadTimer = this.timers.setTimeout(() => {
         this.reloadTimer = undefined;
-        this.load().catch((error) => this.options.report?.(`could not read the schedules: ${describeError(error)}`));
+        this.load(false).catch((error) => this.report(`could not read the schedules: ${describeError(error)}`));
       }, this.options.debounceMs ?? 200);
     }
   }
@@ -340,7 +361,7 @@ export class ScheduleModel implements Disposable {
       const schedule = node.view.schedule;
       return state.value.map((run) => (run.task_id === undefined ? { kind: "run", schedule, run } : { kind: "run", schedule, run, task_id: run.task_id }));
     }
-    if (node) {
+    if (node || !this.detected) {
       return [];
     }
     const top: ScheduleNode[] = [];
@@ -364,7 +385,7 @@ export class ScheduleModel implements Disposable {
 
   /** The Runbooks view: runbooks by name, with their project and driver. */
   runbookChildren(node?: RunbookNode): RunbookNode[] {
-    if (node) {
+    if (node || !this.detected) {
       return [];
     }
     if (!this.operations.runbooks) {

@@ -270,8 +270,16 @@ test("a schedule's runs come from schedule_runs when expanded, read once until a
   await tree.getChildren(triage);
   await tree.getChildren(reportSchedule);
   assert.deepEqual(calls(bridge, "schedule_runs").slice(2), [{ schedule: "3", limit: 20 }], "only the named schedule's runs are read again");
-  assert.equal(timers.pending, 1, "and the lists are read again after the delay");
-  model.dispose();
+
+  const reloaded = nextChange(model);
+  timers.fireTimeouts();
+  await reloaded;
+  assert.equal(calls(bridge, "schedule_list").length, 2, "the lists are read again after the delay");
+  await tree.getChildren(triage);
+  assert.equal(calls(bridge, "schedule_runs").length, 3, "the reload after events keeps the runs no event named");
+  await model.load();
+  await tree.getChildren(triage);
+  assert.deepEqual(calls(bridge, "schedule_runs").at(-1), { schedule: "1", limit: 20 }, "a refresh reads every schedule's runs again");
 });
 
 test("runbook.* and schedule.* events from the bridge read the lists again once, debounced; other events do not", async () => {
@@ -356,7 +364,12 @@ test("a stuck or switched-off scheduler is the Schedules view's first item; the 
   assert.equal(timers.intervalCount, 0, "dispose stops the poll");
 });
 
-test("a hub without the operations, a refused list and empty lists each say so in the view", async () => {
+test("a hub without the operations, a refused list and empty lists each say so in the view; before the hub is known the views are empty", async () => {
+  const rpc = new RoundhouseApi(bridgeWith(standard));
+  const unknown = new ScheduleModel(() => rpc, () => [web]);
+  assert.deepEqual(await new SchedulesTreeProvider(unknown).getChildren(), [], "not yet connected: no claim that the hub has none");
+  assert.deepEqual(new RunbooksTreeProvider(unknown).getChildren(), []);
+
   const old = await setup(standard, ["task_create"]);
   assert.equal(calls(old.bridge).length, 0, "nothing is called that the hub does not offer");
   assert.deepEqual((await old.schedulesTree.getChildren()).map((n) => item(old.schedulesTree, n).label), ["This hub has no schedules"]);
