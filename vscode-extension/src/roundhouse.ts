@@ -115,10 +115,12 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace, ScheduleFac
       await api.subscribe(this.lastSeq, BOARD_EVENTS);
       const operations = await api.operationNames().catch((error) => {
         this.output.appendLine(`could not list the hub's operations: ${describeError(error)}`);
-        return new Set<string>();
+        return undefined;
       });
-      await this.workspace.detect(operations);
-      this.schedules.detect(operations);
+      if (operations) {
+        await this.workspace.detect(operations);
+        this.schedules.detect(operations);
+      }
       const list = await api.decisions();
       this.decisions.reset(list.decisions);
       await this.refresh();

@@ -4,9 +4,8 @@
 // views; no vscode here. Times are shown on this machine's clock (the zone is injectable for tests).
 
 import { RoundhouseApi } from "../protocol/api";
-import { describeError } from "../protocol/connection";
+import { describeError, Disposable } from "../protocol/connection";
 import { Emitter } from "../protocol/emitter";
-import { Disposable } from "../protocol/connection";
 import { HubEvent, Project, Runbook, Schedule, ScheduleRun, SchedulerStatus, ScheduleView } from "../protocol/types";
 import { NodeView } from "./board";
 
@@ -228,7 +227,7 @@ export class ScheduleModel implements Disposable {
     this.runbookList = runbooks;
     this.statusValue = status?.state === "loaded" ? status.value : undefined;
     if (forgetRuns) {
-      this.runs.clear();
+      this.forgetRuns();
     }
     this.changes.fire();
   }
@@ -268,14 +267,21 @@ export class ScheduleModel implements Disposable {
     }
     if (schedules) {
       const schedule = scheduleIdOf(event);
-      if (schedule === undefined) {
-        this.runs.clear();
-      } else {
-        this.runs.delete(schedule);
-      }
+      this.forgetRuns(schedule);
     }
     this.scheduleReload();
     return true;
+  }
+
+  /** Forgets one schedule's runs (every schedule's without one), read or being read. */
+  private forgetRuns(schedule?: number): void {
+    if (schedule === undefined) {
+      this.runs.clear();
+      this.loadingRuns.clear();
+    } else {
+      this.runs.delete(schedule);
+      this.loadingRuns.delete(schedule);
+    }
   }
 
   /** Reports a failed background read once, not again while it keeps failing the same way. */
@@ -325,18 +331,22 @@ export class ScheduleModel implements Disposable {
     }
     let loading = this.loadingRuns.get(schedule);
     if (!loading) {
-      loading = (async (): Promise<Loaded<readonly ScheduleRun[]>> => {
+      const read = (async (): Promise<Loaded<readonly ScheduleRun[]>> => {
         try {
           return { state: "loaded", value: (await this.api().scheduleRuns(schedule, this.options.runLimit ?? 20)).runs };
         } catch (error) {
           return { state: "failed", reason: describeError(error) };
         }
       })().then((state) => {
-        this.loadingRuns.delete(schedule);
-        this.runs.set(schedule, state);
+        // Kept only if no event forgot this schedule's runs while they were read (the answer may predate it).
+        if (this.loadingRuns.get(schedule) === read) {
+          this.loadingRuns.delete(schedule);
+          this.runs.set(schedule, state);
+        }
         return state;
       });
-      this.loadingRuns.set(schedule, loading);
+      this.loadingRuns.set(schedule, read);
+      loading = read;
     }
     return loading;
   }

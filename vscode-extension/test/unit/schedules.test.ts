@@ -282,6 +282,22 @@ test("a schedule's runs come from schedule_runs when expanded, read once until a
   assert.deepEqual(calls(bridge, "schedule_runs").at(-1), { schedule: "1", limit: 20 }, "a refresh reads every schedule's runs again");
 });
 
+test("runs being read when an event names their schedule are not kept: the next look reads them again", async () => {
+  let answer: (value: unknown) => void = () => undefined;
+  const { model, bridge } = await setup({ ...standard, schedule_runs: () => new Promise((resolve) => { answer = resolve; }) });
+  const reading = model.loadRuns(1);
+  model.apply(event(30, "schedule.run_ended", { run: { schedule_id: 1, scheduled_at: "2026-03-02T06:00:00Z", status: "done", task_id: 42 }, schedule: "Weekday triage" }));
+  answer({ schedule: RUNS_OF_1.schedule, runs: RUNS_OF_1.runs.slice(1) });
+  const stale = await reading;
+  assert.equal(stale.state === "loaded" && stale.value.length, 2, "the caller still gets its answer");
+  const again = model.loadRuns(1);
+  answer(RUNS_OF_1);
+  const fresh = await again;
+  assert.equal(fresh.state === "loaded" && fresh.value.length, 3);
+  assert.equal(calls(bridge, "schedule_runs").length, 2, "read again after the event");
+  model.dispose();
+});
+
 test("runbook.* and schedule.* events from the bridge read the lists again once, debounced; other events do not", async () => {
   const { bridge, rpc, model, timers, schedulesTree, runbooksTree } = await setup();
   rpc.onEvent((e) => model.apply(e));
