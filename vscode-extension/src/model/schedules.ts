@@ -466,10 +466,10 @@ export class ScheduleModel implements Disposable {
           tooltip: [
             `${runbook.name} (runbook ${runbook.id}) in ${node.project.name}`,
             `driver: ${driver}${runbook.model ? ` · model: ${runbook.model}` : ""}${runbook.permission_mode ? ` · permissions: ${runbook.permission_mode}` : ""}`,
-            runbook.tags && runbook.tags.length > 0 ? `tags: ${runbook.tags.join(", ")}` : "",
+            ...(runbook.tags && runbook.tags.length > 0 ? [`tags: ${runbook.tags.join(", ")}`] : []),
             "",
             runbook.prompt,
-          ].filter((line, index) => index === 3 || line.length > 0).join("\n"),
+          ].join("\n"),
           contextValue: "runbook", icon: "notebook", ...leaf,
         };
       }
