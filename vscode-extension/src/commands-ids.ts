@@ -7,10 +7,16 @@ export const WORKSPACE_COMMAND_IDS = [
   "roundhouse.startService", "roundhouse.stopService", "roundhouse.restartService", "roundhouse.showServiceLogs",
 ] as const;
 
+/** The Schedules and Runbooks views' commands (scheduleCommands.ts). */
+export const SCHEDULE_COMMAND_IDS = [
+  "roundhouse.refreshSchedules", "roundhouse.pauseSchedule", "roundhouse.resumeSchedule", "roundhouse.previewSchedule",
+  "roundhouse.deleteSchedule", "roundhouse.openRunTranscript", "roundhouse.runRunbook", "roundhouse.deleteRunbook",
+] as const;
+
 export const COMMAND_IDS = [
   "roundhouse.openBoard", "roundhouse.refresh", "roundhouse.newTask", "roundhouse.startTurn", "roundhouse.sendMessage",
   "roundhouse.stopTurn", "roundhouse.openTranscript", "roundhouse.moveTask", "roundhouse.editTask",
   "roundhouse.acceptSuggestion", "roundhouse.approve", "roundhouse.deny", "roundhouse.answerDecision",
   "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer",
-  ...WORKSPACE_COMMAND_IDS,
+  ...WORKSPACE_COMMAND_IDS, ...SCHEDULE_COMMAND_IDS,
 ] as const;

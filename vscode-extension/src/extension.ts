@@ -3,6 +3,7 @@ import { registerCommands } from "./commands";
 import { Roundhouse } from "./roundhouse";
 import { DIFF_SCHEME, DiffContentProvider } from "./views/diffContent";
 import { registerWorkspaceCommands } from "./workspaceCommands";
+import { registerScheduleCommands } from "./scheduleCommands";
 
 let roundhouse: Roundhouse | undefined;
 
@@ -13,10 +14,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     rh,
     vscode.window.registerTreeDataProvider("roundhouse.board", rh.boardTree),
     vscode.window.registerTreeDataProvider("roundhouse.needsYou", rh.needsYouTree),
+    vscode.window.registerTreeDataProvider("roundhouse.schedules", rh.schedulesTree),
+    vscode.window.registerTreeDataProvider("roundhouse.runbooks", rh.runbooksTree),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, new DiffContentProvider()),
   );
   registerCommands(context, rh);
   registerWorkspaceCommands(context, rh);
+  registerScheduleCommands(context, rh);
   await rh.start();
 }
 

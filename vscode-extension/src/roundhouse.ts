@@ -18,11 +18,14 @@ import { TranscriptPanel } from "./views/transcriptPanel";
 import { WorkspaceModel } from "./model/workspace";
 import { ServiceLogChannels } from "./views/serviceLogChannels";
 import { WorkspaceFace } from "./workspaceCommands";
+import { ScheduleModel } from "./model/schedules";
+import { RunbooksTreeProvider, SchedulesTreeProvider } from "./views/schedulesTree";
+import { ScheduleFace } from "./scheduleCommands";
 
-const BOARD_EVENTS = ["task.", "project.", "turn.started", "turn.ended", "workspace.", "review.", "pr.", "service."];
+const BOARD_EVENTS = ["task.", "project.", "turn.started", "turn.ended", "workspace.", "review.", "pr.", "service.", "schedule.", "runbook."];
 const ACTIVE_COLUMNS: readonly TaskStatus[] = ["in_progress", "review"];
 
-export class Roundhouse implements vscode.Disposable, WorkspaceFace {
+export class Roundhouse implements vscode.Disposable, WorkspaceFace, ScheduleFace {
   readonly decisions = new DecisionBook();
   readonly workspace = new WorkspaceModel(() => this.api);
   readonly board = new BoardModel(this.decisions, this.workspace);
@@ -31,6 +34,9 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace {
   readonly needsYouTree = new NeedsYouTreeProvider(this.decisions);
   readonly statusBar = new RoundhouseStatusBar();
   private readonly output = vscode.window.createOutputChannel("Roundhouse", { log: true });
+  readonly schedules = new ScheduleModel(() => this.api, () => this.board.projects, { report: (message) => this.output.appendLine(message) });
+  readonly schedulesTree = new SchedulesTreeProvider(this.schedules);
+  readonly runbooksTree = new RunbooksTreeProvider(this.schedules);
   private readonly panels = new Map<number, TranscriptPanel>();
   private client: LanguageClient | undefined;
   private apiInstance: RoundhouseApi | undefined;
@@ -107,10 +113,19 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace {
     try {
       const api = this.api;
       await api.subscribe(this.lastSeq, BOARD_EVENTS);
-      await this.workspace.detect().catch((error) => this.output.appendLine(`could not list the hub's operations: ${describeError(error)}`));
+      const operations = await api.operationNames().catch((error) => {
+        this.output.appendLine(`could not list the hub's operations: ${describeError(error)}`);
+        return undefined;
+      });
+      if (operations) {
+        await this.workspace.detect(operations);
+        this.schedules.detect(operations);
+      }
       const list = await api.decisions();
       this.decisions.reset(list.decisions);
       await this.refresh();
+      await this.schedules.load();
+      this.schedules.startPolling();
       await Promise.all([...this.panels.values()].map((panel) => panel.reconnect()));
     } catch (error) {
       this.output.appendLine(`could not read the board: ${describeError(error)}`);
@@ -131,6 +146,9 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace {
     }));
     await this.workspace.loadServices(this.board.projects);
     this.changed();
+    // The schedules views show the board's projects only: draw them again for the projects read now.
+    this.schedulesTree.refresh();
+    this.runbooksTree.refresh();
   }
 
   private event(event: HubEvent): void {
@@ -139,6 +157,7 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace {
     if (project !== undefined || event.type.startsWith("project.")) {
       this.scheduleRefresh();
     }
+    this.schedules.apply(event);
     const services = this.workspace.apply(event);
     if (services !== undefined) {
       void this.workspace.loadProjectServices(services).then(async (list) => {
@@ -214,6 +233,9 @@ export class Roundhouse implements vscode.Disposable, WorkspaceFace {
   dispose(): void {
     this.panels.forEach((panel) => panel.dispose());
     this.logs.dispose();
+    this.schedules.dispose();
+    this.schedulesTree.dispose();
+    this.runbooksTree.dispose();
     this.statusBar.dispose();
     this.output.dispose();
     this.apiInstance?.dispose();

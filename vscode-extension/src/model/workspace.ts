@@ -55,9 +55,9 @@ export class WorkspaceModel {
 
   constructor(private readonly api: () => RoundhouseApi) {}
 
-  /** Reads which modules the hub runs (once per connection). */
-  async detect(): Promise<HubModules> {
-    this.modules = hubModules(await this.api().operationNames());
+  /** Reads which modules the hub runs (once per connection); `operations` when they were read already. */
+  async detect(operations?: ReadonlySet<string>): Promise<HubModules> {
+    this.modules = hubModules(operations ?? await this.api().operationNames());
     return this.modules;
   }
 

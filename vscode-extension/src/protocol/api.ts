@@ -5,9 +5,10 @@ import { CancellationSignal, Disposable, RpcConnection } from "./connection";
 import { Emitter } from "./emitter";
 import { Notifications, Requests } from "./methods";
 import {
-  Board, ConnectionState, Decision, DecisionClosed, DecisionList, HubEvent, MergeView, OperationInfo, ProjectList, PullRequestRecord,
-  Review, ReviewComment, ReviewList, ServiceList, ServiceLogs, ServiceState, Task, TaskConnectionState, TaskDiff, TaskStatus,
-  TaskWorkspace, TranscriptPage, TurnList, Verdict, WatchResult,
+  Board, ConnectionState, Decision, DecisionClosed, DecisionList, Firings, HubEvent, MergeView, OperationInfo, ProjectList,
+  PullRequestRecord, Review, ReviewComment, ReviewList, RunbookList, RunStarted, Schedule, ScheduleList, ScheduleRuns, SchedulerStatus,
+  ServiceList, ServiceLogs, ServiceState, Task, TaskConnectionState, TaskDiff, TaskStatus, TaskWorkspace, TranscriptPage, TurnList,
+  Verdict, WatchResult,
 } from "./types";
 
 export interface NewTask {
@@ -195,6 +196,47 @@ export class RoundhouseApi implements Disposable {
       input.limit = limit;
     }
     return this.call<ServiceLogs>("service_logs", input);
+  }
+
+  // Runbooks and schedules (docs/schedules.md). A runbook or schedule is named by its id, sent as the string
+  // the hub's reference reads (an all-digit reference is an id).
+
+  runbooks(project?: string): Promise<RunbookList> {
+    return this.call<RunbookList>("runbook_list", project === undefined ? {} : { project });
+  }
+
+  /** Mints a task from the runbook and starts its first turn; attended unless told otherwise. */
+  runRunbook(runbook: number, unattended = false): Promise<RunStarted> {
+    return this.call<RunStarted>("runbook_run", { runbook: String(runbook), unattended });
+  }
+
+  deleteRunbook(runbook: number): Promise<{ runbook: number; name: string }> {
+    return this.call("runbook_delete", { runbook: String(runbook) });
+  }
+
+  schedules(project?: string): Promise<ScheduleList> {
+    return this.call<ScheduleList>("schedule_list", project === undefined ? {} : { project });
+  }
+
+  pauseSchedule(schedule: number, paused: boolean): Promise<Schedule> {
+    return this.call<Schedule>(paused ? "schedule_pause" : "schedule_resume", { schedule: String(schedule) });
+  }
+
+  deleteSchedule(schedule: number): Promise<{ schedule: number; name: string }> {
+    return this.call("schedule_delete", { schedule: String(schedule) });
+  }
+
+  /** The schedule's runs, newest first. */
+  scheduleRuns(schedule: number, limit: number): Promise<ScheduleRuns> {
+    return this.call<ScheduleRuns>("schedule_runs", { schedule: String(schedule), limit });
+  }
+
+  schedulePreview(schedule: number, count: number): Promise<Firings> {
+    return this.call<Firings>("schedule_preview", { schedule: String(schedule), count });
+  }
+
+  schedulerStatus(): Promise<SchedulerStatus> {
+    return this.call<SchedulerStatus>("scheduler_status");
   }
 
   onEvent(handler: (event: HubEvent) => void): Disposable {

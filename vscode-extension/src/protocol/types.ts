@@ -298,3 +298,98 @@ export interface ServiceLogs {
 export interface OperationInfo {
   readonly name: string;
 }
+
+// ---- Runbooks and schedules (docs/schedules.md): runbook_list, runbook_run, schedule_list, schedule_runs,
+// schedule_preview, scheduler_status. Instants are ISO strings.
+
+/** A run's state: pending, queued, running, or how it ended (done, failed, denied, needed_person), or skipped. */
+export type RunStatus = "pending" | "queued" | "running" | "skipped" | "done" | "failed" | "denied" | "needed_person";
+
+export interface Runbook {
+  readonly id: number;
+  readonly project_id: number;
+  readonly name: string;
+  readonly prompt: string;
+  readonly driver?: string;
+  readonly model?: string;
+  readonly permission_mode?: string;
+  readonly priority?: string;
+  readonly tags?: readonly string[];
+  readonly send_context?: boolean;
+}
+
+export interface RunbookList {
+  readonly runbooks: readonly Runbook[];
+}
+
+export interface Schedule {
+  readonly id: number;
+  readonly project_id: number;
+  readonly name: string;
+  readonly runbook_id?: number;
+  readonly prompt?: string;
+  readonly recurrence: string;
+  readonly zone: string;
+  readonly missed: "skip" | "run_once";
+  readonly overlap: "skip" | "queue" | "allow";
+  readonly paused: boolean;
+  /** Absent when the recurrence has ended (or a paused schedule is past its end). */
+  readonly next_at?: string;
+}
+
+export interface ScheduleRun {
+  readonly schedule_id: number;
+  readonly scheduled_at: string;
+  readonly status: RunStatus | string;
+  readonly task_id?: number;
+  readonly turn_id?: number;
+  readonly reason?: string;
+  readonly fired_at?: string;
+  readonly ended_at?: string;
+}
+
+/** schedule_list's entry: the schedule, its runbook's name, its latest run. */
+export interface ScheduleView {
+  readonly schedule: Schedule;
+  readonly runbook?: string;
+  readonly last_run?: ScheduleRun;
+}
+
+export interface ScheduleList {
+  readonly schedules: readonly ScheduleView[];
+}
+
+export interface ScheduleRuns {
+  readonly schedule: Schedule;
+  readonly runs: readonly ScheduleRun[];
+}
+
+export interface Firing {
+  readonly at: string;
+  /** The wall-clock time with its offset, in the schedule's zone. */
+  readonly local: string;
+}
+
+export interface Firings {
+  readonly recurrence: string;
+  readonly zone: string;
+  readonly firings: readonly Firing[];
+}
+
+/** runbook_run's answer: the new task and its first turn. */
+export interface RunStarted {
+  readonly task: Task;
+  readonly turn: TurnView;
+}
+
+export interface SchedulerStatus {
+  readonly enabled: boolean;
+  readonly last_tick?: string;
+  readonly last_tick_millis?: number;
+  readonly lag_millis?: number;
+  readonly next_firing?: string;
+  readonly active_schedules?: number;
+  readonly open_runs?: number;
+  readonly stuck: boolean;
+  readonly reason?: string;
+}

@@ -40,10 +40,10 @@ interface Manifest {
   main: string;
   engines: { vscode: string };
   contributes: {
-    commands: { command: string }[];
-    views: Record<string, { id: string }[]>;
+    commands: { command: string; title: string; category?: string }[];
+    views: Record<string, { id: string; name: string }[]>;
     viewsContainers: { activitybar: { id: string }[] };
-    menus: Record<string, { command: string }[]>;
+    menus: Record<string, { command: string; when?: string; group?: string }[]>;
     configuration: { properties: Record<string, unknown> };
   };
 }
@@ -75,9 +75,47 @@ test("the .vsix holds the manifest, the bundled main and the README, and contrib
     }
   }
   assert.deepEqual(manifest.contributes.viewsContainers.activitybar.map((c) => c.id), ["roundhouse"]);
-  assert.deepEqual(manifest.contributes.views.roundhouse.map((v) => v.id), ["roundhouse.board", "roundhouse.needsYou"]);
+  const views = manifest.contributes.views.roundhouse.map((v) => v.id);
+  assert.deepEqual(views, ["roundhouse.board", "roundhouse.needsYou", "roundhouse.schedules", "roundhouse.runbooks"]);
+  for (const command of manifest.contributes.commands) {
+    assert.equal(command.category, "Roundhouse", `${command.command} is under the Roundhouse category`);
+    assert.ok(command.title.length > 0, `${command.command} has a title`);
+  }
+  for (const [menu, items] of Object.entries(manifest.contributes.menus)) {
+    for (const item of items) {
+      for (const [, view] of (item.when ?? "").matchAll(/view == ([\w.]+)/g)) {
+        assert.ok(views.includes(view), `${menu} ${item.command} names view ${view}, which is not contributed`);
+      }
+    }
+  }
   for (const setting of ["roundhouse.server.command", "roundhouse.server.args", "roundhouse.server.env", "roundhouse.decisions.prompt", "roundhouse.transcript.pageSize"]) {
     assert.ok(setting in manifest.contributes.configuration.properties, setting);
   }
   assert.ok(!("keybindings" in manifest.contributes), "no default keybindings");
+});
+
+test("the Schedules and Runbooks views have their refresh, item actions by context value, and destructive commands only in the context menu", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Manifest;
+  const { SCHEDULE_COMMAND_IDS } = require(path.join(root, "out", "src", "commands-ids.js")) as { SCHEDULE_COMMAND_IDS: readonly string[] };
+  const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+  for (const id of SCHEDULE_COMMAND_IDS) {
+    assert.ok(contributed.has(id), `${id} is contributed`);
+  }
+  const titles = manifest.contributes.menus["view/title"];
+  for (const view of ["roundhouse.schedules", "roundhouse.runbooks"]) {
+    assert.ok(titles.some((m) => m.command === "roundhouse.refreshSchedules" && (m.when ?? "").includes(`view == ${view}`) && m.group?.startsWith("navigation")),
+      `${view} has a refresh button`);
+  }
+  const items = manifest.contributes.menus["view/item/context"];
+  const where = (command: string) => items.filter((m) => m.command === command);
+  const inline = (command: string) => where(command).filter((m) => m.group?.startsWith("inline"));
+  assert.deepEqual(inline("roundhouse.pauseSchedule").map((m) => m.when), ["view == roundhouse.schedules && viewItem == schedule.active"]);
+  assert.deepEqual(inline("roundhouse.resumeSchedule").map((m) => m.when), ["view == roundhouse.schedules && viewItem == schedule.paused"]);
+  assert.deepEqual(inline("roundhouse.runRunbook").map((m) => m.when), ["view == roundhouse.runbooks && viewItem == runbook"]);
+  assert.deepEqual(inline("roundhouse.openRunTranscript").map((m) => m.when), ["view == roundhouse.schedules && viewItem == run.task"]);
+  for (const command of ["roundhouse.deleteSchedule", "roundhouse.deleteRunbook"]) {
+    assert.equal(where(command).length, 1, `${command} is in the context menu`);
+    assert.equal(inline(command).length, 0, `${command} is not an inline button`);
+  }
+  assert.ok(where("roundhouse.previewSchedule").some((m) => !m.group?.startsWith("inline")), "Preview is in the context menu");
 });
