@@ -32,6 +32,9 @@ final class ApiRoutes {
     this.maxBodyBytes = hub.config().maxBodyBytes();
   }
 
+  /** Set on a health check that presents the hub's token: it then also answers the scheduler's status. */
+  static final io.undertow.util.AttachmentKey<Boolean> TOKEN_PRESENTED = io.undertow.util.AttachmentKey.create(Boolean.class);
+
   /** Handles the request; returns false when no route matches the path. */
   boolean handle(HttpServerExchange exchange) throws IOException {
     String path = exchange.getRequestPath();
@@ -48,7 +51,9 @@ final class ApiRoutes {
         JsonNode scheduler = hub.operations().invoke("scheduler_status", Actor.USER, Json.mapper().createObjectNode());
         health.put("status", scheduler.path("stuck").asBoolean() ? "degraded" : "ok");
         health.put("version", Hub.version());
-        health.set("scheduler", scheduler);
+        if (Boolean.TRUE.equals(exchange.getAttachment(TOKEN_PRESENTED))) {
+          health.set("scheduler", scheduler); // its schedules and times are the token holder's business only
+        }
         send(exchange, health);
       }
       case "ops" -> {

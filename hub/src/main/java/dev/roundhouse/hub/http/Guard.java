@@ -67,6 +67,13 @@ final class Guard {
     }
   }
 
+  /** True when the request presents this hub's token (the health check answers more to it). */
+  boolean presentsToken(HttpServerExchange exchange) {
+    String authorization = exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
+    return authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        && MessageDigest.isEqual(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8), token);
+  }
+
   private boolean originAllowed(String origin) {
     String normalized = origin.strip().toLowerCase(Locale.ROOT);
     if (allowedOrigins.contains(normalized)) {

@@ -198,6 +198,9 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     try {
       boolean health = path.equals("/api/health");
       guard.check(exchange, !health);
+      if (health) {
+        exchange.putAttachment(ApiRoutes.TOKEN_PRESENTED, guard.presentsToken(exchange));
+      }
       if (path.equals("/api/events")) {
         events.handle(exchange, null, -1);
       } else if (path.startsWith(EXTENSION_ROUTES)) {
