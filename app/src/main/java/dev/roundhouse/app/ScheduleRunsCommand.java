@@ -50,7 +50,7 @@ final class ScheduleRunsCommand extends ClientCommand {
           ScheduleText.local(run.scheduledAt(), found.zone()),
           run.status(),
           run.taskId() == null ? "-" : run.taskId(),
-          run.reason() == null ? "" : Texts.abbreviate(run.reason(), 100));
+          run.reason() == null ? "" : Texts.abbreviate(run.reason(), 500));
     }
     table.print(out);
   }
