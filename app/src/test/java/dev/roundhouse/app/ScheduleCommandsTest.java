@@ -141,6 +141,20 @@ class ScheduleCommandsTest {
   }
 
   @Test
+  void aDeniedRunSaysWhichPermissionWasDenied() {
+    String wantsPermission = "{\"steps\": [{\"tool\": \"Bash\", \"input\": {\"command\": \"rm -rf build\"}, \"ask\": true,"
+        + " \"result\": \"removed\", \"denied\": [{\"message\": \"I was not allowed.\"}]}]}";
+    ok(cli, "schedule", "add", "cleanup", "--project", "web", "--prompt", wantsPermission, "--recurrence", "FREQ=HOURLY", "--zone", "UTC");
+
+    assertThat(tickAt("2026-12-01T11:00:00Z").fired()).isEqualTo(1);
+    events.await("turn.ended", 1);
+    assertThat(tickAt("2026-12-01T11:00:05Z").ended()).isEqualTo(1);
+
+    assertThat(ok(cli, "schedule", "runs", "cleanup").out().lines().toList().get(1))
+        .matches("2026-12-01 11:00 \\+00:00 +denied +1 +1 permission was denied, first Bash: no one is watching this unattended run");
+  }
+
+  @Test
   void updateChangesTheRecurrenceAndRecomputesTheNextFiring() {
     ok(cli, "schedule", "add", "nightly", "--project", "web", "--runbook", "triage", "--recurrence", "0 2 * * *", "--zone", "UTC");
 
