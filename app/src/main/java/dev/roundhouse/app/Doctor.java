@@ -31,7 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The checks behind {@code roundhouse doctor}, in order: Java, home folder, database, token, hub, port,
+ * The checks behind {@code roundhouse doctor}, in order: Java, home folder, database, token, hub, the running hub's scheduler, port,
  * and the agent CLIs. Each names what it found. Thread-safe: no shared state; the agent probes run in
  * parallel on virtual threads.
  */
@@ -64,7 +64,9 @@ final class Doctor {
       checks.add(database(config.database()));
       checks.add(token(config.tokenFile()));
       Optional<String> hubUrl = runningHub(config);
-      checks.add(hub(config, hubUrl));
+      HubAnswer hub = hub(config, hubUrl);
+      checks.add(hub.check());
+      hub.health().ifPresent(health -> checks.add(scheduler(health)));
       checks.add(port(config, hubUrl));
       checks.addAll(agents(config));
     }
@@ -135,28 +137,63 @@ final class Doctor {
         HomeLock.readHolder(config.lockFile()).map(holder -> holder.path("url").asText("")).orElse(""));
   }
 
-  private Check hub(HubConfig config, Optional<String> url) {
+  /** The {@code hub} check, and the hub's {@code /api/health} answer when it gave one. */
+  private record HubAnswer(Check check, Optional<JsonNode> health) {
+    HubAnswer(Check check) {
+      this(check, Optional.empty());
+    }
+  }
+
+  private HubAnswer hub(HubConfig config, Optional<String> url) {
     if (url.isEmpty()) {
-      return Check.ok("hub", "not running for " + config.home() + "; start one with ./roundhouse serve");
+      return new HubAnswer(Check.ok("hub", "not running for " + config.home() + "; start one with ./roundhouse serve"));
     }
     if (url.get().isEmpty()) {
-      return Check.warn("hub", "a hub holds " + config.lockFile() + " but has not published its URL yet");
+      return new HubAnswer(Check.warn("hub", "a hub holds " + config.lockFile() + " but has not published its URL yet"));
     }
     String health = url.get().replaceAll("/+$", "") + "/api/health";
     try (HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build()) {
       HttpResponse<String> response =
           http.send(HttpRequest.newBuilder(URI.create(health)).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
-        return Check.fail("hub", health + " answered HTTP " + response.statusCode());
+        return new HubAnswer(Check.fail("hub", health + " answered HTTP " + response.statusCode()));
       }
       JsonNode body = Json.mapper().readTree(response.body());
-      return Check.ok("hub", "running at " + url.get() + ", version " + body.path("version").asText("?"));
+      return new HubAnswer(Check.ok("hub", "running at " + url.get() + ", version " + body.path("version").asText("?")), Optional.of(body));
     } catch (IOException | IllegalArgumentException e) {
-      return Check.fail("hub", "the hub's " + health + " does not answer: " + e);
+      return new HubAnswer(Check.fail("hub", "the hub's " + health + " does not answer: " + e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Check.fail("hub", "interrupted while asking " + health);
+      return new HubAnswer(Check.fail("hub", "interrupted while asking " + health));
     }
+  }
+
+  /**
+   * The {@code scheduler} check, from the running hub's {@code /api/health} ({@code scheduler_status}): ok with the
+   * last tick, next firing and active schedules; a warning naming the reason when it looks stuck (the hub still
+   * serves, but schedules fire late or not at all), or when it is switched off while schedules are active; ok
+   * ("off") when switched off with nothing to fire.
+   */
+  static Check scheduler(JsonNode health) {
+    JsonNode status = health.path("scheduler");
+    if (!status.isObject()) {
+      return Check.warn("scheduler", "the hub does not report its scheduler in /api/health (a hub older than schedules?)");
+    }
+    int active = status.path("active_schedules").asInt();
+    String schedules = Texts.count(active, "active schedule");
+    if (!status.path("enabled").asBoolean(true)) {
+      String off = "off: switched off by configuration (ROUNDHOUSE_SCHEDULER=off)";
+      return active == 0
+          ? Check.ok("scheduler", off)
+          : Check.warn("scheduler", off + "; " + schedules + " will not fire");
+    }
+    String lastTick = status.hasNonNull("last_tick") ? "last tick " + Texts.time(status.path("last_tick")) : "no tick yet";
+    String next = status.hasNonNull("next_firing") ? "next firing " + Texts.time(status.path("next_firing")) : "no firing due";
+    if (status.path("stuck").asBoolean()) {
+      return Check.warn("scheduler", "looks stuck: " + status.path("reason").asText("no reason given") + " (" + lastTick + ", "
+          + next + ", " + schedules + "); see roundhouse schedule status and the hub's log");
+    }
+    return Check.ok("scheduler", lastTick + ", " + next + ", " + schedules);
   }
 
   private static Check port(HubConfig config, Optional<String> hubUrl) {

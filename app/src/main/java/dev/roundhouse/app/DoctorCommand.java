@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "doctor",
-    description = "Check Java, the home folder, database, token, hub, port and the agent CLIs.",
+    description = "Check Java, the home folder, database, token, hub, its scheduler, port and the agent CLIs.",
     mixinStandardHelpOptions = true)
 final class DoctorCommand implements Callable<Integer> {
   static final Duration TIMEOUT = Duration.ofSeconds(5);

@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
       ProjectCommand.class,
       TaskCommand.class,
       ServiceCommand.class,
+      RunbookCommand.class,
+      ScheduleCommand.class,
       McpCommand.class,
       EventsCommand.class,
       OpsCommand.class,

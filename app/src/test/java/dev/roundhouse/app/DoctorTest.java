@@ -1,10 +1,14 @@
 package dev.roundhouse.app;
 
 import static dev.roundhouse.app.CliTestSupport.context;
+import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.schedules.SchedulerSettings;
+import dev.roundhouse.hub.testing.ManualClock;
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.Waits;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -104,6 +109,64 @@ class DoctorTest {
 
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out()).containsPattern("(?m)^fail +agents +.*unknown field 'cmd'");
+  }
+
+  @Test
+  void aRunningHubsSchedulerIsOkWithItsLastTickNextFiringAndActiveSchedules() {
+    try (TestHub hub = TestHub.start()) {
+      hub.http().op("project_create", map("name", "web", "path", hub.folder("web")));
+      hub.http().op("schedule_create", map("project", "web", "name", "yearly", "prompt", "Renew the certificates.",
+          "recurrence", "0 9 1 1 *", "zone", "Europe/Berlin"));
+      String next = hub.http().op("schedule_get", map("schedule", "yearly")).at("/schedule/next_at").asText();
+
+      CliResult result = CliResult.run(withPath(context(hub)), "doctor");
+
+      assertThat(result.exit()).as("%s", result).isZero();
+      assertThat(result.out()).containsPattern(
+          "(?m)^ok +scheduler +(last tick \\S+Z|no tick yet), next firing " + quoted(next) + ", 1 active schedule$");
+    }
+  }
+
+  @Test
+  void aStuckSchedulerIsAWarningNamingTheReason() {
+    ManualClock clock = new ManualClock(Instant.parse("2026-12-01T10:00:00Z"));
+    SchedulerSettings hourly = new SchedulerSettings(true, Duration.ofHours(1), Duration.ofMinutes(10));
+    try (TestHub hub = TestHub.start(c -> c.withClock(clock).withScheduler(hourly))) {
+      // The scheduler ticks once when the hub opens, then not for an hour of real time; the test's clock moves on.
+      Waits.until("the scheduler's first tick", Duration.ofSeconds(20), () -> hub.hub().scheduler().status().lastTick() != null);
+      clock.advance(Duration.ofHours(4));
+
+      CliResult result = CliResult.run(withPath(context(hub)), "doctor", "--json");
+
+      assertThat(result.exit()).as("a warning does not fail the doctor: %s", result).isZero();
+      JsonNode scheduler = find(result.json(), "scheduler");
+      assertThat(scheduler.path("status").asText()).isEqualTo("warn");
+      assertThat(scheduler.path("detail").asText())
+          .startsWith("looks stuck: the last tick was 14400 s ago (expected every 3600 s) (last tick 2026-12-01T10:00:00Z,")
+          .contains("0 active schedules");
+    }
+  }
+
+  @Test
+  void aSchedulerSwitchedOffIsReportedOffAndWarnsOnlyWhenSchedulesWillNotFire() {
+    try (TestHub hub = TestHub.start(c -> c.withScheduler(SchedulerSettings.DEFAULTS.withEnabled(false)))) {
+      Context cli = withPath(context(hub));
+      assertThat(CliResult.run(cli, "doctor").out())
+          .containsPattern("(?m)^ok +scheduler +off: switched off by configuration \\(ROUNDHOUSE_SCHEDULER=off\\)$");
+
+      hub.http().op("project_create", map("name", "web", "path", hub.folder("web")));
+      hub.http().op("schedule_create", map("project", "web", "name", "hourly", "prompt", "x", "recurrence", "FREQ=HOURLY", "zone", "UTC"));
+
+      assertThat(CliResult.run(cli, "doctor").out())
+          .containsPattern("(?m)^warn +scheduler +off: switched off by configuration \\(ROUNDHOUSE_SCHEDULER=off\\); 1 active schedule will not fire$");
+    }
+  }
+
+  @Test
+  void noSchedulerLineWithoutARunningHub() {
+    CliResult result = CliResult.run(withPath(context(emptyHome, emptyHome)), "doctor", "--json");
+
+    assertThat(result.json().findValuesAsText("check")).contains("hub", "port").doesNotContain("scheduler");
   }
 
   private Context withPath(Context context) {

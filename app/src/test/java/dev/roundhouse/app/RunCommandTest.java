@@ -6,10 +6,16 @@ import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.roundhouse.drivers.script.ScriptDriver;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,11 +164,51 @@ class RunCommandTest {
   }
 
   @Test
-  void aRunbookOnAHubWithoutRunbooksSaysSo() {
-    CliResult result = CliResult.run(cli, "run", "--project", "web", "--runbook", "nightly", "--wait");
+  void aRunbookRunsUnattendedAndWaitExitsWithItsOutcome() {
+    ok(cli, "runbook", "add", "nightly", "--project", "web", "--prompt", DONE);
+    ok(cli, "runbook", "add", "cleanup", "--project", "web", "--prompt", WANTS_PERMISSION);
 
-    assertThat(result.exit()).as("%s", result).isEqualTo(1);
-    assertThat(result.err()).contains("has no runbooks (no operation runbook_run)");
+    CliResult done = CliResult.run(cli, "run", "--project", "web", "--runbook", "nightly", "--wait");
+
+    assertThat(done.exit()).as("%s", done).isZero();
+    assertThat(done.out())
+        .contains("task 1, turn 1 (unattended)")
+        .contains("Fixed the build.")
+        .contains("turn 1 completed")
+        .endsWith("outcome: done; exit 0\n");
+    assertThat(hub.http().op("turn_list", map("task", 1)).at("/turns/0/unattended").asBoolean()).isTrue();
+    CliResult denied = CliResult.run(cli, "run", "--project", "web", "--runbook", "cleanup", "--wait", "--json");
+    assertThat(denied.exit()).as("%s", denied).isEqualTo(6);
+    assertThat(parse(denied.out().lines().toList().getLast()).get("outcome").asText()).isEqualTo("denied");
+    CliResult unknown = CliResult.run(cli, "run", "--project", "web", "--runbook", "weekly", "--wait");
+    assertThat(unknown.exit()).isEqualTo(1);
+    assertThat(unknown.err()).startsWith("roundhouse: no runbook 'weekly' in project web");
+  }
+
+  @Test
+  void aRunbookOnAHubWithoutRunbooksSaysSo() throws IOException {
+    HttpServer old = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    old.createContext("/api/ops/", exchange -> {
+      byte[] body = ("{\"error\":{\"status\":404,\"code\":\"unknown_operation\",\"message\":\"no operation named '"
+          + exchange.getRequestURI().getPath().substring("/api/ops/".length()) + "'\"}}").getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(404, body.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    old.start();
+    try {
+      String url = "http://127.0.0.1:" + old.getAddress().getPort();
+      CliResult result = CliResult.run(context(userHome, userHome), "run", "--project", "web", "--runbook", "nightly", "--wait",
+          "--url", url, "--token", "t");
+
+      assertThat(result.exit()).as("%s", result).isEqualTo(1);
+      assertThat(result.err()).isEqualTo("roundhouse: the hub at " + url
+          + " has no runbooks (no operation runbook_run); update it, or use --prompt\n");
+    } finally {
+      old.stop(0);
+    }
   }
 
   @Test

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.roundhouse.hub.api.BoardApi;
+import dev.roundhouse.hub.api.ScheduleApi;
 import dev.roundhouse.hub.api.TurnApi;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.model.Runbook;
+import dev.roundhouse.hub.model.Schedule;
 import dev.roundhouse.hub.model.Task;
 import java.io.InputStream;
 import java.time.Duration;
@@ -17,7 +20,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * The typed client of a running hub: each method is one operation ({@code POST /api/ops/{name}}) with the
- * hub's own input and output records ({@link BoardApi}, {@link TurnApi}, the {@code model} records), plus
+ * hub's own input and output records ({@link BoardApi}, {@link TurnApi}, {@link ScheduleApi}, the {@code model} records), plus
  * {@link #call(String, Object)} for any operation as JSON and the event streams. What the CLI, the LSP face
  * and the ACP face call.
  *
@@ -166,6 +169,77 @@ public final class RemoteHub implements AutoCloseable {
 
   public TurnApi.DriverList driverList() {
     return call("driver_list", new BoardApi.NoInput(), TurnApi.DriverList.class);
+  }
+
+  // ---- runbooks, schedules and the scheduler (ScheduleApi)
+
+  public Runbook runbookCreate(ScheduleApi.RunbookCreate input) {
+    return call("runbook_create", input, Runbook.class);
+  }
+
+  /** Runbooks by name, in one project (id or name) or, with null, every project. */
+  public List<Runbook> runbookList(String project) {
+    return call("runbook_list", new ScheduleApi.RunbookQuery(project), ScheduleApi.RunbookList.class).runbooks();
+  }
+
+  public Runbook runbookGet(ScheduleApi.RunbookRef ref) {
+    return call("runbook_get", ref, Runbook.class);
+  }
+
+  public Runbook runbookUpdate(ScheduleApi.RunbookUpdate input) {
+    return call("runbook_update", input, Runbook.class);
+  }
+
+  public ScheduleApi.RunbookDeleted runbookDelete(ScheduleApi.RunbookRef ref) {
+    return call("runbook_delete", ref, ScheduleApi.RunbookDeleted.class);
+  }
+
+  /** Mints a task from a runbook and starts its first turn. */
+  public ScheduleApi.RunStarted runbookRun(ScheduleApi.RunbookRun input) {
+    return call("runbook_run", input, ScheduleApi.RunStarted.class);
+  }
+
+  public Schedule scheduleCreate(ScheduleApi.ScheduleCreate input) {
+    return call("schedule_create", input, Schedule.class);
+  }
+
+  /** Schedules with their last run, in one project (id or name) or, with null, every project. */
+  public List<ScheduleApi.ScheduleView> scheduleList(String project) {
+    return call("schedule_list", new ScheduleApi.ScheduleQuery(project), ScheduleApi.ScheduleList.class).schedules();
+  }
+
+  public ScheduleApi.ScheduleView scheduleGet(ScheduleApi.ScheduleRef ref) {
+    return call("schedule_get", ref, ScheduleApi.ScheduleView.class);
+  }
+
+  public Schedule scheduleUpdate(ScheduleApi.ScheduleUpdate input) {
+    return call("schedule_update", input, Schedule.class);
+  }
+
+  public Schedule schedulePause(ScheduleApi.ScheduleRef ref) {
+    return call("schedule_pause", ref, Schedule.class);
+  }
+
+  public Schedule scheduleResume(ScheduleApi.ScheduleRef ref) {
+    return call("schedule_resume", ref, Schedule.class);
+  }
+
+  public ScheduleApi.ScheduleDeleted scheduleDelete(ScheduleApi.ScheduleRef ref) {
+    return call("schedule_delete", ref, ScheduleApi.ScheduleDeleted.class);
+  }
+
+  /** The next firings of a schedule, or of a recurrence and zone to try out. */
+  public ScheduleApi.Firings schedulePreview(ScheduleApi.SchedulePreview input) {
+    return call("schedule_preview", input, ScheduleApi.Firings.class);
+  }
+
+  /** A schedule's runs, newest first. */
+  public ScheduleApi.ScheduleRuns scheduleRuns(ScheduleApi.ScheduleRunsQuery query) {
+    return call("schedule_runs", query, ScheduleApi.ScheduleRuns.class);
+  }
+
+  public ScheduleApi.SchedulerStatus schedulerStatus() {
+    return call("scheduler_status", new BoardApi.NoInput(), ScheduleApi.SchedulerStatus.class);
   }
 
   // ---- event streams

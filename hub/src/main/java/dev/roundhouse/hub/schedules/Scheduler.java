@@ -304,11 +304,13 @@ public final class Scheduler implements AutoCloseable {
       return Optional.empty();
     }
     Turn turn = w.runner().turn(run.turnId()).orElse(null);
-    RunOutcome outcome = turn == null ? RunOutcome.FAILED : RunOutcomes.classify(w, turn.id());
+    // judge, not classify: a denied run's reason is its first denial, which the turn's end reason does not say
+    RunOutcomes.Verdict verdict = turn == null ? null : RunOutcomes.judge(w, turn.id());
+    RunOutcome outcome = verdict == null ? RunOutcome.FAILED : verdict.outcome();
     if (!outcome.ended()) {
       return Optional.empty();
     }
-    String reason = turn == null ? "the run's turn is gone (its task was deleted)" : turn.endReason();
+    String reason = verdict == null ? "the run's turn is gone (its task was deleted)" : verdict.reason();
     ScheduleRun ended = new ScheduleRun(run.scheduleId(), run.scheduledAt(), outcome.wireName(), run.taskId(), run.turnId(),
         join(run.reason(), reason), run.firedAt(), turn != null && turn.endedAt() != null ? turn.endedAt() : w.now());
     w.schedules().updateRun(ended);
