@@ -153,8 +153,9 @@ final class Doctor {
     }
     String health = url.get().replaceAll("/+$", "") + "/api/health";
     try (HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build()) {
-      HttpResponse<String> response =
-          http.send(HttpRequest.newBuilder(URI.create(health)).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(health)).timeout(timeout).GET();
+      localToken(config).ifPresent(token -> request.header("Authorization", "Bearer " + token)); // the scheduler is answered to it
+      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         return new HubAnswer(Check.fail("hub", health + " answered HTTP " + response.statusCode()));
       }
@@ -165,6 +166,15 @@ final class Doctor {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new HubAnswer(Check.fail("hub", "interrupted while asking " + health));
+    }
+  }
+
+  /** The home's token, when this user can read it: the health check then also answers the scheduler's status. */
+  private static Optional<String> localToken(HubConfig config) {
+    try {
+      return Optional.of(java.nio.file.Files.readString(config.tokenFile()).strip()).filter(token -> !token.isEmpty());
+    } catch (IOException | SecurityException e) {
+      return Optional.empty();
     }
   }
 
