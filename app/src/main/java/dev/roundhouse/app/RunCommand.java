@@ -152,7 +152,7 @@ final class RunCommand implements Callable<Integer> {
     try (RemoteHub client = endpoint.connect()) {
       if (what.prompt != null) {
         long task = client.taskCreate(new BoardApi.TaskCreate(
-            projectRef, title(what.prompt), what.prompt, null, null, null, null, null, driver, null, null)).id();
+            projectRef, title(what.prompt), what.prompt, null, null, null, null, null, driver, null, null, null)).id();
         if (!wait) {
           return started(out, client.turnStart(new TurnApi.TurnStart(task, what.prompt, driver, model, null, true)).turn().id(), task);
         }
