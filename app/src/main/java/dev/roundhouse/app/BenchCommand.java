@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     description = "Measure durable event append+publish: group commit vs one transaction per event.",
     mixinStandardHelpOptions = true,
-    subcommands = {BenchTurnsCommand.class, BenchMcpCommand.class})
+    subcommands = {BenchTurnsCommand.class, BenchMcpCommand.class, BenchSchedulerCommand.class})
 final class BenchCommand implements Callable<Integer> {
   private final Context context;
 

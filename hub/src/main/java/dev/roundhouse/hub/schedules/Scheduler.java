@@ -62,6 +62,7 @@ public final class Scheduler implements AutoCloseable {
   private final SchedulerSettings settings;
   private final Instant createdAt;
   private final ReentrantLock lock = Locks.tracked("scheduler");
+  private final ParsedRecurrences recurrences;
 
   @GuardedBy("lock")
   private ScheduledExecutorService timer;
@@ -73,7 +74,8 @@ public final class Scheduler implements AutoCloseable {
   private volatile Instant lastTick;
   private volatile long lastTickMillis;
 
-  Scheduler(Store store, Board board, RunLauncher launcher, Clock clock, SchedulerSettings settings) {
+  Scheduler(Store store, Board board, RunLauncher launcher, Clock clock, SchedulerSettings settings, ParsedRecurrences recurrences) {
+    this.recurrences = recurrences;
     this.store = store;
     this.board = board;
     this.launcher = launcher;
@@ -174,12 +176,16 @@ public final class Scheduler implements AutoCloseable {
       if (due.isEmpty()) {
         return;
       }
+      int firedBefore = counts.fired;
       store.write(w -> {
         for (Schedule schedule : due) {
           claim(w, schedule, now, graceEdge, counts);
         }
         return null;
       });
+      if (counts.fired > firedBefore) {
+        launch(counts); // this batch's turns start now, not after every due schedule has been claimed
+      }
     }
   }
 
@@ -191,7 +197,7 @@ public final class Scheduler implements AutoCloseable {
     }
     Recurrence recurrence;
     try {
-      recurrence = Schedules.recurrence(schedule);
+      recurrence = recurrences.of(schedule);
     } catch (RuntimeException e) {
       log.warn("schedule {} ({}) cannot be evaluated any more and stops: {}", schedule.id(), schedule.name(), e.getMessage());
       w.schedules().setNextAt(schedule.id(), null);
@@ -277,21 +283,48 @@ public final class Scheduler implements AutoCloseable {
     return first == null ? second : first + "; " + second;
   }
 
-  /** Ends the runs whose turn has ended, with the turn's outcome; a done run's task moves to done. */
+  /**
+   * Ends the runs whose turn has ended, with the turn's outcome; a done run's task moves to done. One read finds
+   * them, so a tick while many runs go writes nothing for them; each ended run is then ended in a write of its own
+   * on a virtual thread of its own, as {@link #launch} does, so those writes share commits instead of waiting for
+   * one each in turn.
+   */
   private void follow(Counts counts) {
-    // One read finds the runs whose turn is over; only those get a write (a tick with many runs going writes nothing).
-    List<ScheduleRun> over = store.read(r -> r.schedules().openRuns().stream()
+    List<ScheduleRun> ended = store.read(r -> r.schedules().openRuns().stream()
         .filter(run -> run.status().equals(ScheduleRun.RUNNING) && run.turnId() != null)
         .filter(run -> r.runner().turn(run.turnId()).map(turn -> !turn.active()).orElse(true))
         .toList());
-    for (ScheduleRun run : over) {
-      Optional<Ended> ended = store.write(w -> end(w, run));
-      if (ended.isEmpty()) {
-        continue;
-      }
-      counts.ended++;
-      if (ended.get().outcome() == RunOutcome.DONE && run.taskId() != null) {
-        moveToDone(run);
+    if (ended.isEmpty()) {
+      return;
+    }
+    java.util.concurrent.atomic.AtomicInteger endedRuns = new java.util.concurrent.atomic.AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    for (ScheduleRun run : ended) {
+      threads.add(Thread.ofVirtual().name("roundhouse-scheduled-run-end").start(() -> {
+        try {
+          Optional<Ended> outcome = store.write(w -> end(w, run));
+          if (outcome.isPresent()) {
+            endedRuns.incrementAndGet();
+            if (outcome.get().outcome() == RunOutcome.DONE && run.taskId() != null) {
+              moveToDone(run);
+            }
+          }
+        } catch (RuntimeException e) {
+          log.warn("could not end the scheduled run of schedule {} due {}; the next tick retries", run.scheduleId(), run.scheduledAt(), e);
+        }
+      }));
+    }
+    join(threads);
+    counts.ended += endedRuns.get();
+  }
+
+  private static void join(List<Thread> threads) {
+    for (Thread thread : threads) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
       }
     }
   }
@@ -379,14 +412,7 @@ public final class Scheduler implements AutoCloseable {
         }
       }));
     }
-    for (Thread thread : threads) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    join(threads);
     counts.launched += launched.get();
   }
 

@@ -46,16 +46,13 @@ public final class Schedules {
   private final Store store;
   private final Clock clock;
   private final Runnable wake;
+  private final ParsedRecurrences recurrences;
 
-  Schedules(Store store, Clock clock, Runnable wake) {
+  Schedules(Store store, Clock clock, Runnable wake, ParsedRecurrences recurrences) {
     this.store = store;
     this.clock = clock;
     this.wake = wake;
-  }
-
-  /** The recurrence {@code schedule} stores, anchored at its creation (the phase of an INTERVAL rule). */
-  static Recurrence recurrence(Schedule schedule) {
-    return Recurrence.parse(schedule.recurrence(), ZoneId.of(schedule.zone()), schedule.createdAt());
+    this.recurrences = recurrences;
   }
 
   public Schedule create(Actor actor, ScheduleCreate in) {
@@ -137,7 +134,7 @@ public final class Schedules {
         throw new Conflict("schedule '" + before.name() + "' is already " + (paused ? "paused" : "running"));
       }
       Instant now = w.now();
-      Instant next = paused ? before.nextAt() : recurrence(before).next(now).orElse(null);
+      Instant next = paused ? before.nextAt() : recurrences.of(before).next(now).orElse(null);
       Schedule after = new Schedule(before.id(), before.projectId(), before.name(), before.runbookId(), before.prompt(),
           before.recurrence(), before.zone(), before.missed(), before.overlap(), paused, next, before.createdBy(),
           before.createdAt(), now);
@@ -173,7 +170,7 @@ public final class Schedules {
         throw new InvalidInput("give a schedule, or a recurrence and a zone to try out, not both");
       }
       Schedule schedule = store.read(r -> Refs.schedule(r, in.schedule(), in.project()));
-      recurrence = recurrence(schedule);
+      recurrence = recurrences.of(schedule);
       text = schedule.recurrence();
       zone = ZoneId.of(schedule.zone());
     } else {
@@ -237,7 +234,7 @@ public final class Schedules {
     }
   }
 
-  private static Recurrence parse(String text, ZoneId zone, Instant anchor) {
-    return Recurrence.parse(text, zone, anchor);
+  private Recurrence parse(String text, ZoneId zone, Instant anchor) {
+    return recurrences.parse(text, zone, anchor);
   }
 }

@@ -64,9 +64,10 @@ public final class Scheduling implements AutoCloseable {
     this.drivers = drivers;
     this.clock = clock;
     this.launcher = new RunLauncher(board, runner);
-    this.scheduler = new Scheduler(store, board, launcher, clock, settings);
+    ParsedRecurrences recurrences = new ParsedRecurrences();
+    this.scheduler = new Scheduler(store, board, launcher, clock, settings, recurrences);
     this.runbooks = new Runbooks(store, drivers);
-    this.schedules = new Schedules(store, clock, scheduler::wake);
+    this.schedules = new Schedules(store, clock, scheduler::wake, recurrences);
   }
 
   /** Wires the package and registers its operations in {@code registry}; nothing runs until {@link #open()}. */

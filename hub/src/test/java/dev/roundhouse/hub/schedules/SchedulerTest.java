@@ -197,6 +197,41 @@ class SchedulerTest {
   }
 
   @Test
+  void manyRunsThatEndTogetherAreEndedByOneTickAndNoneWhileTheyGo() {
+    block = true;
+    start();
+    int count = 20;
+    for (int i = 0; i < count; i++) {
+      hourly("triage " + i);
+    }
+    Tick fired = tickAt("2026-12-01T11:00:00Z");
+    assertThat(fired.fired()).isEqualTo(count);
+    assertThat(fired.launched()).isEqualTo(count);
+    long[] tasks = new long[count];
+    for (int i = 0; i < count; i++) {
+      tasks[i] = runs("triage " + i).get(0).get("task_id").asLong();
+      long task = tasks[i];
+      events.find("turn.started on task " + task, Duration.ofSeconds(20), e -> e.type().equals("turn.started") && Long.valueOf(task).equals(e.taskId()));
+    }
+    assertThat(tickAt("2026-12-01T11:00:01Z").ended()).isZero();
+    for (int i = 0; i < count; i++) {
+      assertThat(runs("triage " + i).get(0).get("status").asText()).isEqualTo("running");
+    }
+
+    block = false;
+    release.countDown();
+    for (long task : tasks) {
+      events.find("turn.ended on task " + task, Duration.ofSeconds(20), e -> e.type().equals("turn.ended") && Long.valueOf(task).equals(e.taskId()));
+    }
+    assertThat(tickAt("2026-12-01T11:00:02Z").ended()).isEqualTo(count);
+    for (int i = 0; i < count; i++) {
+      assertThat(runs("triage " + i).get(0).get("status").asText()).isEqualTo("done");
+      assertThat(http.op("task_get", map("task", tasks[i])).get("status").asText()).isEqualTo("done");
+    }
+    assertThat(tickAt("2026-12-01T11:00:03Z").ended()).isZero();
+  }
+
+  @Test
   void overlapAllowRunsBesideThePreviousRun() {
     block = true;
     start();
