@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.roundhouse.lspbridge.PaddedMessage;
 import dev.roundhouse.hub.testing.TestHub;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.roundhouse.lspbridge.lsp;
+package dev.roundhouse.lspbridge;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,26 +7,26 @@ import java.nio.charset.StandardCharsets;
  * A message of any length, made as it is read: {@code head}, then {@code padding} bytes of {@code x}, then
  * {@code tail}. A test sends 200 MB through it without holding 200 MB. Not thread-safe: one reader.
  */
-final class PaddedMessage extends InputStream {
+public final class PaddedMessage extends InputStream {
   private final byte[] head;
   private final byte[] tail;
   private final long length;
   private long position;
 
-  PaddedMessage(String head, long padding, String tail) {
+  public PaddedMessage(String head, long padding, String tail) {
     this.head = head.getBytes(StandardCharsets.UTF_8);
     this.tail = tail.getBytes(StandardCharsets.UTF_8);
     this.length = this.head.length + padding + this.tail.length;
   }
 
   /** The JSON-RPC request {@code {"jsonrpc":"2.0","id":id,"method":method,"params":{"pad":"xxx…"}}} of exactly {@code bytes} bytes. */
-  static PaddedMessage request(int id, String method, long bytes) {
+  public static PaddedMessage request(int id, String method, long bytes) {
     String head = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":{\"pad\":\"";
     String tail = "\"}}";
     return new PaddedMessage(head, bytes - head.length() - tail.length(), tail);
   }
 
-  long length() {
+  public long length() {
     return length;
   }
 
