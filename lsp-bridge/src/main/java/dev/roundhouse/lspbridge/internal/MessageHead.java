@@ -13,19 +13,34 @@ import java.util.Optional;
  * answer a message it refuses to read whole (one past its size cap). Clients write {@code jsonrpc}, {@code id}
  * and {@code method} before {@code params}, so the first few KiB of a message hold them; a member that does
  * not fit in those bytes is simply not found. Immutable.
- *
- * @param id the message's id when it is a string or an integer and came before the bytes ran out
- * @param method the message's method when it is a string and came before the bytes ran out
  */
-public record MessageHead(Optional<JsonNode> id, Optional<String> method) {
+public final class MessageHead {
   /** How many leading bytes of a refused message are read for its head. */
   public static final int PREFIX = 4096;
 
-  private static final MessageHead NOTHING = new MessageHead(Optional.empty(), Optional.empty());
+  private static final MessageHead NOTHING = new MessageHead(null, null);
+
+  private final JsonNode id;
+  private final String method;
+
+  private MessageHead(JsonNode id, String method) {
+    this.id = id;
+    this.method = method;
+  }
+
+  /** The message's id when it is a string or an integer and came before the bytes ran out. */
+  public Optional<JsonNode> id() {
+    return Optional.ofNullable(id);
+  }
+
+  /** The message's method when it is a string and came before the bytes ran out. */
+  public Optional<String> method() {
+    return Optional.ofNullable(method);
+  }
 
   /** True when the head is a request's: the refusal can be answered with its id. */
   public boolean isRequest() {
-    return id.isPresent() && method.isPresent();
+    return id != null && method != null;
   }
 
   /** The head of the message that starts with {@code prefix} (UTF-8), whatever follows it; never fails. */
@@ -52,6 +67,6 @@ public record MessageHead(Optional<JsonNode> id, Optional<String> method) {
     } catch (IOException | RuntimeException truncatedOrMalformed) {
       // the prefix ends (or stops being JSON) here: what was read so far is the head
     }
-    return new MessageHead(Optional.ofNullable(id), Optional.ofNullable(method));
+    return new MessageHead(id, method);
   }
 }

@@ -30,7 +30,9 @@ import org.eclipse.lsp4j.jsonrpc.services.ServiceEndpoints;
 /**
  * The LSP face: serves one client over a pair of streams (stdin and stdout for {@code roundhouse lsp}) as a
  * codec over the running hub's HTTP API. Unknown methods get -32601, malformed params -32602 naming the
- * field, hub errors the hub's sentence; no message, however bad, ends the bridge. See
+ * field, hub errors the hub's sentence; no message, however bad, ends the bridge. Its own {@link FrameReader}
+ * reads the frames: a bad header block is skipped up to the next valid one, and a body past
+ * {@link Settings#MAX_MESSAGE} is refused (-32600 for a request) and read away without being held. See
  * {@code docs/lsp-protocol.md}.
  *
  * <p>Thread-safety: {@link #serve} blocks its caller until the client sends {@code exit} or closes the
