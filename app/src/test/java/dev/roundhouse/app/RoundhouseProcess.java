@@ -46,17 +46,7 @@ final class RoundhouseProcess implements AutoCloseable {
 
   /** Starts {@code roundhouse args} with exactly {@code stdin} on its standard input, which is then closed. */
   static RoundhouseProcess start(Path home, byte[] stdin, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--enable-native-access=ALL-UNNAMED");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(Main.class.getName());
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    Map<String, String> env = builder.environment();
-    env.keySet().removeIf(name -> name.startsWith("ROUNDHOUSE_"));
-    env.put("ROUNDHOUSE_HOME", home.toString());
+    ProcessBuilder builder = builder(home, List.of(), args);
     try {
       Process process = builder.start();
       try (OutputStream input = process.getOutputStream()) {
@@ -66,6 +56,26 @@ final class RoundhouseProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * What starts {@code roundhouse args} in a JVM with {@code jvmOptions} (such as {@code -Xmx96m}), for a test
+   * that drives the process's streams itself (an interactive stdio face).
+   */
+  static ProcessBuilder builder(Path home, List<String> jvmOptions, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    Map<String, String> env = builder.environment();
+    env.keySet().removeIf(name -> name.startsWith("ROUNDHOUSE_"));
+    env.put("ROUNDHOUSE_HOME", home.toString());
+    return builder;
   }
 
   /** Runs a command to its end and returns what it did. */

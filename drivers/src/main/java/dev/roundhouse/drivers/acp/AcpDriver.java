@@ -14,7 +14,9 @@ import dev.roundhouse.hub.spi.TurnStoppedException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -257,7 +259,7 @@ public final class AcpDriver implements AgentDriver {
     CompletableFuture<JsonNode> answer = agent.requestAsync(
         AcpSchema.METHOD_SESSION_PROMPT, new AcpSchema.PromptRequest(sessionId, List.of(new AcpSchema.TextContent(text))));
     try {
-      JsonNode result = awaitAnswer(agent, turn, answer);
+      JsonNode result = awaitAnswer(agent, turn, answer, context.clock());
       if (context.isStopped()) {
         throw new TurnStoppedException(turnId);
       }
@@ -286,17 +288,27 @@ public final class AcpDriver implements AgentDriver {
    * Waits for the prompt's answer, ending the prompt when the agent has said nothing for the endpoint
    * deadline while it waited on no one (no permission request open, no tool running): an agent retrying a
    * failing model endpoint says nothing on ACP (Gemini CLI retries a 5xx for about 4 minutes).
+   *
+   * <p>The silence is measured on the hub's {@code clock} (the turn's), so a test advances it rather than
+   * waiting minutes: every quarter second (of real time) the wait looks whether the agent wrote a line or a
+   * permission request was answered since the last look, or the agent waits on others; if so, the silence
+   * starts again at the clock's now.
    */
-  private JsonNode awaitAnswer(AcpConnection agent, PromptTurn turn, CompletableFuture<JsonNode> answer)
+  private JsonNode awaitAnswer(AcpConnection agent, PromptTurn turn, CompletableFuture<JsonNode> answer, Clock clock)
       throws InterruptedException, ExecutionException {
     Duration limit = tuning.endpointDeadline();
     long poll = Math.min(TimeUnit.MILLISECONDS.toNanos(250), limit.toNanos());
+    long lastHeard = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
+    Instant quietSince = clock.instant();
     while (true) {
       try {
         return answer.get(poll, TimeUnit.NANOSECONDS);
       } catch (TimeoutException e) {
-        long quietSince = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
-        if (!turn.waitingOnOthers() && System.nanoTime() - quietSince >= limit.toNanos()) {
+        long heard = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
+        if (heard != lastHeard || turn.waitingOnOthers()) {
+          lastHeard = heard;
+          quietSince = clock.instant();
+        } else if (Duration.between(quietSince, clock.instant()).compareTo(limit) >= 0) {
           agent.notify(AcpSchema.METHOD_SESSION_CANCEL, new AcpSchema.CancelNotification(turn.sessionId()));
           if (!endsWithin(answer, config.cancelGrace())) {
             agent.kill();

@@ -6,14 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.roundhouse.drivers.process.AgentCommand;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
+import dev.roundhouse.hub.testing.ManualClock;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.hub.spi.TurnRequest;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,6 +103,37 @@ class AcpFailuresTest {
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     assertThat(context.shape()).isEqualTo("turn.session");
     assertThat(driver.authStatus().detail()).startsWith("Fake Agent 9.9.9 at ");
+  }
+
+  /**
+   * An agent that goes silent mid-prompt (as Gemini CLI does while it retries a failing model endpoint) is
+   * cancelled once the turn's clock has passed the endpoint deadline (3 min): the test advances the hub's
+   * clock rather than waiting, and the turn fails naming the agent and the deadline, with no process left.
+   */
+  @Test
+  void aSilentPromptEndsAtTheEndpointDeadlineOnTheTurnsClock() throws Exception {
+    // silent after the prompt; answers it "cancelled" once session/cancel comes, as Gemini CLI does
+    AcpDriver driver = driver(ANSWER + INITIALIZED + "answer '{\"sessionId\":\"s1\"}'; read -r prompt;"
+        + " id=$(printf '%s' \"$prompt\" | sed 's/^.*\"id\":\"\\([^\"]*\\)\".*$/\\1/'); read -r cancel;"
+        + " printf '{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"result\":{\"stopReason\":\"cancelled\"}}\\n' \"$id\"; exec cat >/dev/null", 30);
+    ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    RecordingTurnContext context = new RecordingTurnContext(0, clock);
+    CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    Thread.ofVirtual().start(() -> {
+      try {
+        driver.run(request(), context);
+        failure.complete(null);
+      } catch (Throwable t) {
+        failure.complete(t);
+      }
+    });
+    long started = System.nanoTime();
+    Waits.until("the turn to end", Duration.ofSeconds(30), () -> {
+      clock.advance(Duration.ofSeconds(20)); // the hub's time moves on; the agent stays silent
+      return failure.isDone();
+    });
+    assertThat(failure.get()).hasMessageStartingWith("Fake Agent heard nothing from its model for 180 s (it may be retrying a failing model endpoint); the prompt was cancelled");
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).as("real time taken").isLessThan(Duration.ofSeconds(30));
   }
 
   @Test

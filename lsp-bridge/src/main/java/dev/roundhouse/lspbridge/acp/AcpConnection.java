@@ -9,10 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hubclient.HubErrorException;
-import java.io.BufferedReader;
+import dev.roundhouse.lspbridge.internal.MessageHead;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +39,9 @@ import dev.roundhouse.hub.core.Locks;
  * {@code session/prompt} never blocks the reader; responses to our own requests complete their futures on
  * the reader thread. Nothing the peer sends ends the connection: a line that is not JSON is answered with
  * -32700, a message that is not a request, notification or response with -32600, an unknown request
- * method with -32601; an unknown notification is ignored. Only the end of the input ends {@link #run}.
+ * method with -32601; an unknown notification is ignored; a line past {@link #MAX_LINE} bytes is refused
+ * with -32600 and read away without being held ({@link BoundedLines}). Only the end of the input ends
+ * {@link #run}.
  *
  * <p>Thread-safety: {@link #request}, {@link #notify} and answers may be called from any thread. Writes are
  * serialised by {@code writeLock}, which guards only the write of one line to the output (never a handler
@@ -69,6 +70,9 @@ final class AcpConnection {
     default void answered(String method, JsonNode params, JsonNode result) {}
   }
 
+  /** The longest line read, in bytes (16 MiB): a longer one is refused and skipped, never held. */
+  static final int MAX_LINE = 16 << 20;
+
   /** How long the end of the input waits for the requests already read to be answered. */
   static final Duration DRAIN = Duration.ofSeconds(30);
 
@@ -95,11 +99,13 @@ final class AcpConnection {
    * read has been answered, or after {@link #DRAIN}.
    */
   void run(Handler handler) {
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = reader.readLine()) != null) {
-        if (!line.isBlank()) {
-          dispatch(line, handler);
+    try (InputStream input = in) {
+      BoundedLines lines = new BoundedLines(input, MAX_LINE, MessageHead.PREFIX);
+      for (BoundedLines.Line line; (line = lines.next()) != null; ) {
+        if (line instanceof BoundedLines.TooLong tooLong) {
+          refuse(tooLong);
+        } else if (line instanceof BoundedLines.Text(String text) && !text.isBlank()) {
+          dispatch(text, handler);
         }
       }
     } catch (IOException e) {
@@ -111,6 +117,22 @@ final class AcpConnection {
       pending.clear();
       handler.inputEnded();
       awaitAnswers();
+    }
+  }
+
+  /**
+   * Refuses a line past {@link #MAX_LINE}: a request (its id and method found in the line's first bytes) is
+   * answered with -32600 and its id, a line whose id cannot be read with -32600 and a null id, a notification
+   * or a response not at all; each is said on stderr.
+   */
+  private void refuse(BoundedLines.TooLong line) {
+    MessageHead head = MessageHead.of(line.prefix(), line.prefix().length);
+    String what = head.method().map(method -> " (" + method + (head.id().isPresent() ? " request " + head.id().get() : "") + ")").orElse("");
+    boolean answered = head.isRequest() || head.id().isEmpty() && head.method().isEmpty();
+    System.err.println("roundhouse acp: refused a line of " + line.length() + " bytes" + what + ", at most " + MAX_LINE + " are read" + (answered ? "; answered -32600" : "") + "; skipped it");
+    if (answered) {
+      sendError(head.id().orElse(NullNode.getInstance()), new AcpError(AcpError.INVALID_REQUEST,
+          "the message is " + line.length() + " bytes long; roundhouse acp accepts at most " + MAX_LINE + " bytes (" + (MAX_LINE >> 20) + " MiB) per line"));
     }
   }
 

@@ -30,7 +30,9 @@ import org.eclipse.lsp4j.jsonrpc.services.ServiceEndpoints;
 /**
  * The LSP face: serves one client over a pair of streams (stdin and stdout for {@code roundhouse lsp}) as a
  * codec over the running hub's HTTP API. Unknown methods get -32601, malformed params -32602 naming the
- * field, hub errors the hub's sentence; no message, however bad, ends the bridge. See
+ * field, hub errors the hub's sentence; no message, however bad, ends the bridge. Its own {@link FrameReader}
+ * reads the frames: a bad header block is skipped up to the next valid one, and a body past
+ * {@link Settings#MAX_MESSAGE} is refused (-32600 for a request) and read away without being held. See
  * {@code docs/lsp-protocol.md}.
  *
  * <p>Thread-safety: {@link #serve} blocks its caller until the client sends {@code exit} or closes the
@@ -47,21 +49,31 @@ public final class LspBridge {
    */
   private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
     private final OpenRequests open;
+    private final int maxMessage;
+    private MessageJsonHandler jsonHandler;
+    private RemoteEndpoint remoteEndpoint;
 
-    StrictBuilder(OpenRequests open) {
+    StrictBuilder(OpenRequests open, int maxMessage) {
       this.open = open;
+      this.maxMessage = maxMessage;
     }
 
-    /** Incoming requests are noted in {@link OpenRequests} before they are dispatched. */
+    /**
+     * The bridge's {@link FrameReader} reads the input instead of LSP4J's {@code StreamMessageProducer} (which
+     * LSP4J creates and this drops unused); incoming requests are noted in {@link OpenRequests} before they
+     * are dispatched.
+     */
     @Override
-    protected ConcurrentMessageProcessor createMessageProcessor(MessageProducer reader, MessageConsumer messageConsumer, RoundhouseClient remoteProxy) {
+    protected ConcurrentMessageProcessor createMessageProcessor(MessageProducer lsp4jReader, MessageConsumer messageConsumer, RoundhouseClient remoteProxy) {
+      FrameReader reader = new FrameReader(input, jsonHandler, remoteEndpoint, warning -> System.err.println("roundhouse lsp: " + warning), maxMessage);
       return super.createMessageProcessor(reader, open.reading(messageConsumer), remoteProxy);
     }
 
     /** Params that do not fit their method are answered with -32602 rather than only logged. */
     @Override
     protected MessageJsonHandler createJsonHandler() {
-      return new BridgeJsonHandler(getSupportedMethods());
+      jsonHandler = new BridgeJsonHandler(getSupportedMethods());
+      return jsonHandler;
     }
 
     @Override
@@ -87,6 +99,7 @@ public final class LspBridge {
       RemoteEndpoint endpoint = new RemoteEndpoint(outgoing, strict);
       jsonHandler.setMethodProvider(endpoint);
       endpoint.setJsonHandler(jsonHandler);
+      remoteEndpoint = endpoint;
       return endpoint;
     }
   }
@@ -96,13 +109,25 @@ public final class LspBridge {
    *
    * @param progressDelay a {@code roundhouse/call} running longer than this reports {@code $/progress}
    * @param retryDelay the wait between attempts to reconnect to the hub's event stream
+   * @param maxMessage the largest message body read, in bytes; a longer one is refused and skipped
    */
-  public record Settings(Duration progressDelay, Duration retryDelay) {
+  public record Settings(Duration progressDelay, Duration retryDelay, int maxMessage) {
+    /** The largest message body {@code roundhouse lsp} reads: 16 MiB. */
+    public static final int MAX_MESSAGE = FrameReader.MAX_MESSAGE;
+
     public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(1));
 
     public Settings {
       Objects.requireNonNull(progressDelay, "progressDelay");
       Objects.requireNonNull(retryDelay, "retryDelay");
+      if (maxMessage < 1) {
+        throw new IllegalArgumentException("maxMessage must be at least 1 byte, not " + maxMessage);
+      }
+    }
+
+    /** Settings with the default message cap, {@link #MAX_MESSAGE}. */
+    public Settings(Duration progressDelay, Duration retryDelay) {
+      this(progressDelay, retryDelay, MAX_MESSAGE);
     }
   }
 
@@ -149,7 +174,7 @@ public final class LspBridge {
             });
     try {
       Launcher<RoundhouseClient> launcher =
-          new StrictBuilder(open)
+          new StrictBuilder(open, settings.maxMessage())
               .setLocalService(server)
               .setRemoteInterface(RoundhouseClient.class)
               .setInput(in)

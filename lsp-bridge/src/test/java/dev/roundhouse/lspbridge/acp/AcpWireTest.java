@@ -8,6 +8,7 @@ import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hubclient.HubAddress;
+import dev.roundhouse.lspbridge.PaddedMessage;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -150,6 +151,43 @@ class AcpWireTest {
     }
     assertThat(answers.get(3).path("result").path("stopReason").asText()).isEqualTo("cancelled");
     assertThat(answers.get(4).path("result").path("sessions").findValuesAsText("sessionId")).contains(id);
+  }
+
+  /**
+   * A 200 MB line (made as it is sent, never held by the test) is refused with -32600 naming the cap, read
+   * away without being held, and the next line answered: a request by its id, a line whose id cannot be read
+   * with a null id, a notification not at all.
+   */
+  @Test
+  void aLinePastTheCapIsRefusedAndTheNextLineAnswered() throws Exception {
+    PaddedMessage.request(7, "session/prompt", 200L << 20).transferTo(toAgent);
+    toAgent.write('\n');
+    JsonNode refused = exchange("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1}}");
+    assertThat(refused.path("id").asInt()).isEqualTo(7);
+    assertThat(refused.path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(refused.path("error").path("message").asText())
+        .isEqualTo("the message is 209715200 bytes long; roundhouse acp accepts at most 16777216 bytes (16 MiB) per line");
+    assertThat(Json.mapper().readTree(fromAgent.readLine()).path("result").path("protocolVersion").asInt()).isEqualTo(1);
+
+    new PaddedMessage("", 17L << 20, "").transferTo(toAgent); // no JSON to read an id from
+    toAgent.write('\n');
+    JsonNode anonymous = Json.mapper().readTree(fromAgent.readLine());
+    assertThat(anonymous.get("id").isNull()).isTrue();
+    assertThat(anonymous.path("error").path("code").asInt()).isEqualTo(-32600);
+
+    new PaddedMessage("{\"jsonrpc\":\"2.0\",\"method\":\"session/cancel\",\"params\":{\"x\":\"", 17L << 20, "\"}}\n").transferTo(toAgent);
+    assertThat(call(9, "initialize", Map.of("protocolVersion", 1)).path("result").path("protocolVersion").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void aLineJustWithinTheCapIsRead() throws Exception {
+    String head = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1,\"pad\":\"";
+    PaddedMessage line = new PaddedMessage(head, AcpConnection.MAX_LINE - head.length() - 3, "\"}}");
+    assertThat(line.length()).isEqualTo(AcpConnection.MAX_LINE);
+    line.transferTo(toAgent);
+    toAgent.write('\n');
+    toAgent.flush();
+    assertThat(Json.mapper().readTree(fromAgent.readLine()).path("result").path("protocolVersion").asInt()).isEqualTo(1);
   }
 
   @Test

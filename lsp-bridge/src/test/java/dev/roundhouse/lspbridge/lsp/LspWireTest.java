@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.roundhouse.lspbridge.PaddedMessage;
 import dev.roundhouse.hub.testing.TestHub;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,7 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,10 +27,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The bridge fed raw bytes: what a broken or unusual client sends must never end it. */
 class LspWireTest {
@@ -86,6 +94,31 @@ class LspWireTest {
         return message;
       }
     }
+  }
+
+  /** The answers to requests {@code ids}, in whatever order they come, each within {@link #DEADLINE}. */
+  private Map<Integer, JsonObject> responses(Set<Integer> ids) throws IOException {
+    Map<Integer, JsonObject> answers = new HashMap<>();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (answers.size() < ids.size()) {
+      JsonObject message;
+      try {
+        message = received.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for the answers to " + ids);
+      }
+      if (message == null) {
+        throw new AssertionError("answers to " + answers.keySet() + " of " + ids + " within " + DEADLINE + "; threads dumped to " + dumpThreads());
+      }
+      if (message.has("closed")) {
+        throw new IOException("the bridge closed its output before answering " + ids);
+      }
+      if (message.has("id") && !message.get("id").isJsonNull() && !message.has("method") && ids.contains(message.get("id").getAsInt())) {
+        answers.put(message.get("id").getAsInt(), message);
+      }
+    }
+    return answers;
   }
 
   /** Every thread, virtual ones included, in a file under {@code target/}: what the bridge was doing. */
@@ -297,6 +330,89 @@ class LspWireTest {
     assertThat(response(10).has("error")).as("a params nested 100,000 deep is refused").isTrue();
     assertStillServing(9);
     assertThat(bridge.exit).isNotDone();
+  }
+
+  /**
+   * Each header block without a usable Content-Length, followed by a body that is glued onto the next block's
+   * first line (as a client that wrote one bad frame sends it): the bridge skips to the next Content-Length
+   * header and answers the request there, every time.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "Foo: bar\r\n\r\n",
+    "Content-Length: abc\r\n\r\n",
+    "Content-Length: -5\r\n\r\n",
+    "Content-Length: 9223372036854775808\r\n\r\n",
+    "Content-Length: 2147483648\r\n\r\n",
+    "Content-Length: 12abc\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n",
+    "Content-Length: 5\r\nContent-Length: 7\r\n\r\n",
+    "Content-Type: application/vscode-jsonrpc; charset=no-such-charset\r\nContent-Length: 2\r\n\r\n",
+  })
+  void afterABadHeaderBlockTheNextRequestIsAnswered(String badBlock) throws IOException {
+    initialize();
+    String body = "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"roundhouse/operations\",\"params\":{}}";
+    for (int round = 0; round < 3; round++) {
+      sendBytes(badBlock + body);
+      assertStillServing(10 + round);
+      sendBytes(badBlock); // a bad block with no body at all
+      assertStillServing(20 + round);
+    }
+  }
+
+  @Test
+  void everyBadBlockInOneWriteIsSkippedAndEachGoodRequestAnswered() throws IOException {
+    initialize();
+    String body = "{\"jsonrpc\":\"2.0\",\"id\":50,\"method\":\"roundhouse/operations\"}";
+    StringBuilder input = new StringBuilder();
+    String[] bad = {"Foo: bar\r\n\r\n" + body, "Content-Length: abc\r\n\r\n" + body, "Content-Length: -5\r\n\r\n" + body,
+      "garbage\n{\n  \"pretty\": true\n}\n", "\r\n\r\n", "x".repeat(20_000) + "\r\n"};
+    for (int i = 0; i < bad.length; i++) {
+      String good = "{\"jsonrpc\":\"2.0\",\"id\":" + (100 + i) + ",\"method\":\"roundhouse/call\",\"params\":{\"name\":\"project_list\"}}";
+      input.append(bad[i]).append("Content-Length: ").append(good.length()).append("\r\n\r\n").append(good);
+    }
+    sendBytes(input.toString());
+    // hub calls are answered in any order
+    Map<Integer, JsonObject> answers = responses(IntStream.range(100, 100 + bad.length).boxed().collect(Collectors.toSet()));
+    answers.forEach((id, answer) -> assertThat(answer.has("result")).as("the answer to request " + id + " after bad input " + (id - 100)).isTrue());
+    assertThat(everything).as("nothing answers the skipped bodies").noneMatch(message -> message.has("id") && message.get("id").getAsInt() == 50);
+  }
+
+  @Test
+  void headerNamesAndLineEndsAreReadLeniently() throws IOException {
+    initialize();
+    String good = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"roundhouse/operations\"}";
+    sendBytes("content-length: " + good.length() + "\n\n" + good);
+    assertThat(response(2).has("result")).isTrue();
+    good = good.replace("\"id\":2", "\"id\":3");
+    sendBytes("\r\nCONTENT-LENGTH:" + good.length() + "\r\nX-Other: 1\r\n\r\n" + good);
+    assertThat(response(3).has("result")).isTrue();
+  }
+
+  /**
+   * A request announced and sent at 200 MB is refused with -32600 naming the cap, the rest of it read and thrown
+   * away as it comes, and the next request answered. The 200 MB are made as they are sent, never held.
+   */
+  @Test
+  void aMessagePastTheCapIsRefusedAndSkipped() throws IOException {
+    initialize();
+    PaddedMessage huge = PaddedMessage.request(2, "roundhouse/call", 200L << 20);
+    sendBytes("Content-Length: " + huge.length() + "\r\n\r\n");
+    huge.transferTo(bridge.rawOut);
+    JsonObject error = response(2).getAsJsonObject("error");
+    assertThat(error.get("code").getAsInt()).isEqualTo(-32600);
+    assertThat(error.get("message").getAsString()).isEqualTo("the message is 209715200 bytes long; roundhouse lsp accepts at most 16777216 bytes (16 MiB) per message");
+    assertStillServing(3);
+  }
+
+  @Test
+  void aNotificationPastTheCapIsSkippedUnanswered() throws IOException {
+    initialize();
+    String head = "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"text\":\"";
+    PaddedMessage huge = new PaddedMessage(head, (17L << 20), "\"}}");
+    sendBytes("Content-Length: " + huge.length() + "\r\n\r\n");
+    huge.transferTo(bridge.rawOut);
+    assertStillServing(2);
+    assertThat(everything).as("every message the bridge sent").noneMatch(message -> message.has("error"));
   }
 
   @Test
