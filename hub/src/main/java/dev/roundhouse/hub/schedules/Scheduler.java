@@ -389,6 +389,7 @@ public final class Scheduler implements AutoCloseable {
             join(run.reason(), "started " + DueFirings.local(now, ZoneId.of(schedule.zone())) + " after the previous run ended"),
             run.firedAt(), null);
         w.schedules().updateRun(promoted);
+        w.append(new ScheduleEvent.Fired(promoted, schedule.name()).draft(Actor.SCHEDULER, schedule.projectId(), task.id()));
         counts.fired++;
         return null;
       });

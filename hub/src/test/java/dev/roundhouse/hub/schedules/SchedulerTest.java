@@ -191,6 +191,10 @@ class SchedulerTest {
     assertThat(after.fired()).isEqualTo(1);
     assertThat(after.launched()).isEqualTo(1);
     JsonNode promoted = runs("triage").get(0);
+    Event started = events.find("the queued run's second schedule.fired", Duration.ofSeconds(5),
+        e -> e.type().equals("schedule.fired") && "pending".equals(e.data().path("run").path("status").asText())
+            && "2026-12-01T12:00:00Z".equals(e.data().path("run").path("scheduled_at").asText()));
+    assertThat(started.taskId()).isEqualTo(promoted.get("task_id").asLong());
     assertThat(promoted.get("scheduled_at").asText()).isEqualTo("2026-12-01T12:00:00Z");
     assertThat(promoted.get("status").asText()).isEqualTo("running");
     assertThat(promoted.get("task_id").asLong()).isNotEqualTo(first);
