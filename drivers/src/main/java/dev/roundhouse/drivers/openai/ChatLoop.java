@@ -66,7 +66,9 @@ final class ChatLoop {
     String system = systemPrompt(request, tools.names());
     messages.addObject().put("role", "user").put("content", request.message());
     ArrayNode definitions = tools.definitions();
-    long fixedChars = definitions.toString().length() + system.length() + TRIM_NOTE_CHARS;
+    // As the request's JSON counts them: the tools, the system message (escapes included) and room for its note.
+    long fixedChars = definitions.toString().length()
+        + Json.mapper().createObjectNode().put("role", "system").put("content", system).toString().length() + TRIM_NOTE_CHARS;
     for (int step = 1; step <= maxSteps; step++) {
       checkStopped();
       ObjectNode body = Json.mapper().createObjectNode();
