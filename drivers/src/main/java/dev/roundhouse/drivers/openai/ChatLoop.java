@@ -109,22 +109,20 @@ final class ChatLoop {
       priorChars += exchanges.get(i).chars();
     }
     int drop = dropped;
-    long droppedChars = 0;
     while (drop < exchanges.size() && used + priorChars > settings.contextChars()) {
       priorChars -= exchanges.get(drop).chars();
-      droppedChars += exchanges.get(drop).chars();
       drop++;
     }
     if (drop > dropped) {
-      int before = dropped;
       dropped = drop;
-      int droppedMessages = count(exchanges.subList(0, dropped));
+      List<PriorConversation.Exchange> left = exchanges.subList(0, dropped);
+      int droppedMessages = count(left);
+      long droppedChars = left.stream().mapToLong(PriorConversation.Exchange::chars).sum();
       int keptMessages = count(exchanges.subList(dropped, exchanges.size()));
       emit(new TurnEvent.ContextTrimmed(droppedMessages, keptMessages, settings.contextChars(),
           "Left the " + plural(dropped, "oldest exchange") + " of this task's conversation (" + plural(droppedMessages, "message")
-              + ") out of the request to fit the context budget of " + settings.contextChars() + " characters"
-              + (before > 0 ? " (" + (dropped - before) + " more now, " + droppedChars + " characters)" : " (" + droppedChars + " characters)")
-              + "; " + plural(exchanges.size() - dropped, "earlier exchange") + " kept."));
+              + ", " + droppedChars + " characters) out of the request to fit the context budget of " + settings.contextChars()
+              + " characters; " + plural(exchanges.size() - dropped, "earlier exchange") + " kept."));
     }
     ArrayNode sent = Json.mapper().createArrayNode();
     String note = dropped == 0 ? "" : "\n(The " + plural(dropped, "oldest exchange") + " of this conversation were left out to fit the context window.)\n";

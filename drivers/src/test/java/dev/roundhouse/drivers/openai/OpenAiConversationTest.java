@@ -159,8 +159,8 @@ class OpenAiConversationTest {
     assertThat(notice.droppedMessages()).isEqualTo(12);
     assertThat(notice.keptMessages()).isEqualTo(8);
     assertThat(notice.budgetChars()).isEqualTo(budget);
-    assertThat(notice.text()).startsWith("Left the 3 oldest exchanges of this task's conversation (12 messages) out of the request to fit the context budget of "
-        + budget + " characters").endsWith("; 2 earlier exchanges kept.");
+    assertThat(notice.text()).startsWith("Left the 3 oldest exchanges of this task's conversation (12 messages, ")
+        .contains(" characters) out of the request to fit the context budget of " + budget + " characters;").endsWith("; 2 earlier exchanges kept.");
   }
 
   @Test

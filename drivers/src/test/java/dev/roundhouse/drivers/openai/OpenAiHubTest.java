@@ -108,16 +108,18 @@ class OpenAiHubTest {
 
     turn("a short question");
 
-    JsonNode messages = server.request(1).json().path("messages");
+    JsonNode body = server.request(1).json();
+    JsonNode messages = body.path("messages");
     assertThat(roles(messages)).containsExactly("system", "user");
     assertThat(messages.get(1).path("content").asText()).isEqualTo("a short question");
+    assertThat((long) messages.toString().length() + body.path("tools").toString().length()).as("the request fits").isLessThanOrEqualTo(15_000);
     assertThat(messages.get(0).path("content").asText()).contains("left out to fit the context window");
     assertThat(hub.transcriptTypes()).containsSubsequence("turn.user_message", "turn.session", "turn.context_trimmed", "turn.message");
     JsonNode notice = hub.transcript().findParents("dropped_messages").getFirst();
     assertThat(notice.get("dropped_messages").asInt()).isEqualTo(2);
     assertThat(notice.get("kept_messages").asInt()).isZero();
     assertThat(notice.get("budget_chars").asLong()).isEqualTo(15_000);
-    assertThat(notice.get("text").asText()).startsWith("Left the 1 oldest exchange of this task's conversation (2 messages)");
+    assertThat(notice.get("text").asText()).startsWith("Left the 1 oldest exchange of this task's conversation (2 messages, ");
   }
 
   @AfterEach
