@@ -21,7 +21,8 @@ import java.util.UUID;
  * OpenAiSettings#contextChars()}), their oldest exchanges are left out, whole, and a {@code ContextTrimmed}
  * says so.
  *
- * <p>Events, in order: {@code SessionStarted}; per model step, {@code TextDelta}s, an {@code
+ * <p>Events, in order: {@code SessionStarted}; per model step, a {@code ContextTrimmed} when more of the earlier
+ * conversation had to be left out, {@code TextDelta}s, an {@code
  * AssistantMessage} when the step had text, {@code Usage} when the endpoint reported it, and for each tool
  * call a {@code ToolCall}, {@code ToolOutputDelta}s from a command, and a {@code ToolResult}; finally a
  * {@code Result}. When the gate refuses a call, the gate itself emits the {@code PermissionDenied} (inside
@@ -102,7 +103,7 @@ final class ChatLoop {
     List<PriorConversation.Exchange> exchanges = prior.exchanges();
     long used = fixedChars;
     for (JsonNode message : messages) {
-      used += message.toString().length();
+      used += message.toString().length() + 1; // and its comma
     }
     long priorChars = 0;
     for (int i = dropped; i < exchanges.size(); i++) {

@@ -22,12 +22,12 @@ import java.util.Map;
  * without one (its turn was stopped or failed meanwhile) by a note saying so, and a result whose call is not
  * in the message before it is left out.
  *
- * <p>Immutable and thread-safe.
+ * <p>Not thread-safe (its messages are Jackson nodes): built and read on the turn's thread, never changed after.
  */
 final class PriorConversation {
   static final String NO_RESULT = "(no result was recorded: the turn ended before this tool call finished)";
 
-  /** One user message and what answered it; {@code chars} is the size of its messages as JSON. */
+  /** One user message and what answered it; {@code chars} is the size of its messages as JSON, with their commas. */
   record Exchange(List<ObjectNode> messages, long chars) {
     Exchange {
       messages = List.copyOf(messages);
@@ -135,7 +135,7 @@ final class PriorConversation {
       if (exchange.isEmpty()) {
         return;
       }
-      long chars = exchange.stream().mapToLong(message -> message.toString().length()).sum();
+      long chars = exchange.stream().mapToLong(message -> message.toString().length() + 1).sum(); // each with its comma
       done.add(new Exchange(exchange, chars));
       exchange.clear();
     }

@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -40,7 +42,7 @@ class OpenAiHubTest {
   }
 
   private OpenAiDriver driver(Map<String, String> extraEnvironment) {
-    Map<String, String> env = new java.util.HashMap<>(
+    Map<String, String> env = new HashMap<>(
         Map.of("ROUNDHOUSE_OPENAI_BASE_URL", server.baseUrl(), "ROUNDHOUSE_OPENAI_API_KEY", KEY, "ROUNDHOUSE_OPENAI_MODEL", "test-model"));
     env.putAll(extraEnvironment);
     return new OpenAiDriver(env, driverHome,
@@ -75,7 +77,7 @@ class OpenAiHubTest {
     assertThat(messages.get(3).path("content").asText()).isEqualTo("hello from the repo\n");
     assertThat(messages.get(4).path("content").asText()).isEqualTo("It says hello.");
     assertThat(messages.get(5).path("content").asText()).isEqualTo("what did I ask you?");
-    List<String> sessions = new java.util.ArrayList<>();
+    List<String> sessions = new ArrayList<>();
     hub.transcript().forEach(entry -> {
       if (entry.get("type").asText().equals("turn.session")) {
         sessions.add(entry.at("/data/session_id").asText());

@@ -4,6 +4,9 @@ import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.spi.ConversationEntry;
 import dev.roundhouse.hub.spi.PermissionRequest;
 import dev.roundhouse.hub.spi.TurnContext;
@@ -13,6 +16,7 @@ import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -95,7 +99,7 @@ class TurnHistoryTest {
   @Test
   void entriesAreBuiltFromTheStoredEventsInOrder() {
     var data = JsonNodeFactory.instance;
-    List<dev.roundhouse.hub.events.Event> stored = List.of(
+    List<Event> stored = List.of(
         event("turn.user_message", data.objectNode().put("turn", 1).put("text", "hi")),
         event("turn.text_delta", data.objectNode().put("turn", 1).put("text", "he")),
         event("turn.message", data.objectNode().put("turn", 1).put("text", "hello")),
@@ -110,7 +114,7 @@ class TurnHistoryTest {
         new ConversationEntry.ToolResult("c1", "boom", true));
   }
 
-  private static dev.roundhouse.hub.events.Event event(String type, com.fasterxml.jackson.databind.node.ObjectNode data) {
-    return new dev.roundhouse.hub.events.Event(1, type, java.time.Instant.EPOCH, dev.roundhouse.hub.core.Actor.agent(1), 1L, 1L, data);
+  private static Event event(String type, ObjectNode data) {
+    return new Event(1, type, Instant.EPOCH, Actor.agent(1), 1L, 1L, data);
   }
 }
