@@ -15,9 +15,14 @@ import java.util.UUID;
 
 /**
  * One turn's conversation: send the messages, stream the answer, run the tools it calls, send the results
- * back, until the model answers without calling a tool or the step limit is reached.
+ * back, until the model answers without calling a tool or the step limit is reached. The task's earlier
+ * turns in this generation ({@link TurnContext#history()}, as {@link PriorConversation}) come first, so a
+ * second message continues the conversation; when a request would exceed the context budget ({@link
+ * OpenAiSettings#contextChars()}), their oldest exchanges are left out, whole, and a {@code ContextTrimmed}
+ * says so.
  *
- * <p>Events, in order: {@code SessionStarted}; per model step, {@code TextDelta}s, an {@code
+ * <p>Events, in order: {@code SessionStarted}; per model step, a {@code ContextTrimmed} when more of the earlier
+ * conversation had to be left out, {@code TextDelta}s, an {@code
  * AssistantMessage} when the step had text, {@code Usage} when the endpoint reported it, and for each tool
  * call a {@code ToolCall}, {@code ToolOutputDelta}s from a command, and a {@code ToolResult}; finally a
  * {@code Result}. When the gate refuses a call, the gate itself emits the {@code PermissionDenied} (inside
@@ -36,7 +41,13 @@ final class ChatLoop {
   private final ChatClient client;
   private final Toolbox tools;
   private final int maxSteps;
+  /** Room kept in the budget for the system prompt's note about what was left out. */
+  private static final int TRIM_NOTE_CHARS = 200;
+  /** This turn's messages: the user's, then the model's answers and the tools' results. */
   private final ArrayNode messages = Json.mapper().createArrayNode();
+  private PriorConversation prior = PriorConversation.of(List.of());
+  /** How many of the prior exchanges, oldest first, are left out of the requests; only ever grows. */
+  private int dropped;
 
   ChatLoop(TurnRequest request, TurnContext context, OpenAiSettings settings, String model, ChatClient client, Toolbox tools, int maxSteps) {
     this.request = request;
@@ -49,15 +60,21 @@ final class ChatLoop {
   }
 
   void run() throws InterruptedException {
-    emit(new TurnEvent.SessionStarted(UUID.randomUUID().toString(), model));
-    messages.addObject().put("role", "system").put("content", systemPrompt(request, tools.names()));
+    // The task's session is its conversation in the current generation: the same id for every turn of it.
+    String session = request.resumeSessionId() != null ? request.resumeSessionId() : UUID.randomUUID().toString();
+    emit(new TurnEvent.SessionStarted(session, model));
+    prior = PriorConversation.of(context.history());
+    String system = systemPrompt(request, tools.names());
     messages.addObject().put("role", "user").put("content", request.message());
     ArrayNode definitions = tools.definitions();
+    // As the request's JSON counts them: the tools, the system message (escapes included) and room for its note.
+    long fixedChars = definitions.toString().length()
+        + Json.mapper().createObjectNode().put("role", "system").put("content", system).toString().length() + TRIM_NOTE_CHARS;
     for (int step = 1; step <= maxSteps; step++) {
       checkStopped();
       ObjectNode body = Json.mapper().createObjectNode();
       body.put("model", model);
-      body.set("messages", messages);
+      body.set("messages", requestMessages(system, fixedChars));
       body.set("tools", definitions);
       ChatReply reply = ask(body);
       if (!reply.content().isEmpty()) {
@@ -75,6 +92,55 @@ final class ChatLoop {
     emit(new TurnEvent.Result(
         "max_steps",
         "Stopped after " + maxSteps + " model steps without a final answer (the step limit); send a message to continue."));
+  }
+
+  /**
+   * What one request sends: the system prompt, the prior exchanges that fit the context budget with this
+   * turn's messages (the oldest dropped first, whole; this turn's are never dropped), then this turn's.
+   * Records a {@code ContextTrimmed} each time more are dropped.
+   */
+  private ArrayNode requestMessages(String system, long fixedChars) {
+    List<PriorConversation.Exchange> exchanges = prior.exchanges();
+    long used = fixedChars;
+    for (JsonNode message : messages) {
+      used += message.toString().length() + 1; // and its comma
+    }
+    long priorChars = 0;
+    for (int i = dropped; i < exchanges.size(); i++) {
+      priorChars += exchanges.get(i).chars();
+    }
+    int drop = dropped;
+    while (drop < exchanges.size() && used + priorChars > settings.contextChars()) {
+      priorChars -= exchanges.get(drop).chars();
+      drop++;
+    }
+    if (drop > dropped) {
+      dropped = drop;
+      List<PriorConversation.Exchange> left = exchanges.subList(0, dropped);
+      int droppedMessages = count(left);
+      long droppedChars = left.stream().mapToLong(PriorConversation.Exchange::chars).sum();
+      int keptMessages = count(exchanges.subList(dropped, exchanges.size()));
+      emit(new TurnEvent.ContextTrimmed(droppedMessages, keptMessages, settings.contextChars(),
+          "Left the " + plural(dropped, "oldest exchange") + " of this task's conversation (" + plural(droppedMessages, "message")
+              + ", " + droppedChars + " characters) out of the request to fit the context budget of " + settings.contextChars()
+              + " characters; " + plural(exchanges.size() - dropped, "earlier exchange") + " kept."));
+    }
+    ArrayNode sent = Json.mapper().createArrayNode();
+    String note = dropped == 0 ? "" : "\n(The " + plural(dropped, "oldest exchange") + " of this conversation were left out to fit the context window.)\n";
+    sent.addObject().put("role", "system").put("content", system + note);
+    for (PriorConversation.Exchange exchange : exchanges.subList(dropped, exchanges.size())) {
+      exchange.messages().forEach(sent::add);
+    }
+    sent.addAll(messages);
+    return sent;
+  }
+
+  private static int count(List<PriorConversation.Exchange> exchanges) {
+    return exchanges.stream().mapToInt(exchange -> exchange.messages().size()).sum();
+  }
+
+  private static String plural(int count, String noun) {
+    return count + " " + noun + (count == 1 ? "" : "s");
   }
 
   private ChatReply ask(ObjectNode body) throws InterruptedException {

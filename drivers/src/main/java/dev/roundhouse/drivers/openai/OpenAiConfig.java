@@ -39,9 +39,18 @@ final class OpenAiConfig {
   static final String ENV_BASE_URL = "ROUNDHOUSE_OPENAI_BASE_URL";
   static final String ENV_API_KEY = "ROUNDHOUSE_OPENAI_API_KEY";
   static final String ENV_MODEL = "ROUNDHOUSE_OPENAI_MODEL";
+  static final String ENV_CONTEXT_CHARS = "ROUNDHOUSE_OPENAI_CONTEXT_CHARS";
+  /**
+   * The default budget for what one request carries (system prompt, tool definitions, the conversation):
+   * 360 000 characters, about 90 000 tokens at four characters a token, which leaves a 128k-token model room
+   * for its answer and for text that tokenises worse.
+   */
+  static final long DEFAULT_CONTEXT_CHARS = 360_000;
+  /** The smallest budget accepted: below it not even a system prompt and the tools fit. */
+  static final long MIN_CONTEXT_CHARS = 4_000;
   static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
-  private static final Set<String> LAYER_FIELDS = Set.of("base_url", "model", "api_key_env", "api_key");
+  private static final Set<String> LAYER_FIELDS = Set.of("base_url", "model", "api_key_env", "api_key", "context_chars");
   private static final long MAX_FILE_BYTES = 1 << 20;
 
   /**
@@ -57,7 +66,8 @@ final class OpenAiConfig {
       Secret key,
       String keySource,
       String keyProblem,
-      String model) {}
+      String model,
+      Long contextChars) {}
 
   private final Path file;
   private final Layer environment;
@@ -94,12 +104,13 @@ final class OpenAiConfig {
   static OpenAiConfig load(Map<String, String> env, Path home) {
     Path file = home.resolve(FILE_NAME);
     Set<String> keyVariables = new LinkedHashSet<>(List.of(ENV_API_KEY));
-    Layer environment = environmentLayer(env);
+    Layer environment = environmentLayer(env, null);
     List<String> warnings = new ArrayList<>();
     Layer fileDefault = null;
     Map<String, Layer> projects = new LinkedHashMap<>();
     String problem = null;
     try {
+      environment = environmentLayer(env, contextChars(ENV_CONTEXT_CHARS, env.get(ENV_CONTEXT_CHARS)));
       JsonNode root = readFile(file);
       if (root != null) {
         if (!root.isObject()) {
@@ -177,6 +188,7 @@ final class OpenAiConfig {
     stack.add(project);
     Layer endpoint = null;
     String model = null;
+    long contextChars = DEFAULT_CONTEXT_CHARS;
     for (Layer layer : stack) {
       if (layer == null) {
         continue;
@@ -186,6 +198,9 @@ final class OpenAiConfig {
       }
       if (layer.model() != null) {
         model = layer.model();
+      }
+      if (layer.contextChars() != null) {
+        contextChars = layer.contextChars();
       }
     }
     if (fileProblem != null) {
@@ -207,7 +222,7 @@ final class OpenAiConfig {
     } catch (ConfigException e) {
       return new OpenAiSettings(null, model, null, null, endpoint.origin() + ": " + e.getMessage());
     }
-    return new OpenAiSettings(baseUrl, model, endpoint.key(), endpoint.keySource(), endpoint.keyProblem());
+    return new OpenAiSettings(baseUrl, model, endpoint.key(), endpoint.keySource(), endpoint.keyProblem(), contextChars);
   }
 
   private List<Layer> layers() {
@@ -217,7 +232,7 @@ final class OpenAiConfig {
     return layers;
   }
 
-  private static Layer environmentLayer(Map<String, String> env) {
+  private static Layer environmentLayer(Map<String, String> env, Long contextChars) {
     String baseUrl = blankToNull(env.get(ENV_BASE_URL));
     Secret key = Secret.of(env.get(ENV_API_KEY)).orElse(null);
     return new Layer(
@@ -227,7 +242,8 @@ final class OpenAiConfig {
         key,
         key == null ? null : ENV_API_KEY,
         null,
-        blankToNull(env.get(ENV_MODEL)));
+        blankToNull(env.get(ENV_MODEL)),
+        contextChars);
   }
 
   private static Layer fileLayer(
@@ -240,7 +256,7 @@ final class OpenAiConfig {
       String name = names.next();
       if (!LAYER_FIELDS.contains(name)) {
         throw new ConfigException(
-            file + ": unknown setting '" + name + "' in \"" + where + "\" (known: base_url, model, api_key_env, api_key)");
+            file + ": unknown setting '" + name + "' in \"" + where + "\" (known: base_url, model, api_key_env, api_key, context_chars)");
       }
     }
     if (node.has("api_key") && node.has("api_key_env")) {
@@ -272,7 +288,32 @@ final class OpenAiConfig {
       }
       keySource = "api_key in " + origin;
     }
-    return new Layer(origin, baseUrl, baseUrl != null || namesKey, key, keySource, keyProblem, model);
+    Long contextChars = null;
+    JsonNode budget = node.get("context_chars");
+    if (budget != null && !budget.isNull()) {
+      if (!budget.canConvertToLong() || !budget.isIntegralNumber()) {
+        throw new ConfigException(file + ": \"" + where + "\".context_chars must be a whole number of characters, such as " + DEFAULT_CONTEXT_CHARS);
+      }
+      contextChars = contextChars(file + ": \"" + where + "\".context_chars", budget.asText());
+    }
+    return new Layer(origin, baseUrl, baseUrl != null || namesKey, key, keySource, keyProblem, model, contextChars);
+  }
+
+  /** A context budget from its text; null when blank. */
+  private static Long contextChars(String where, String raw) {
+    if (raw == null || raw.isBlank()) {
+      return null;
+    }
+    long value;
+    try {
+      value = Long.parseLong(raw.strip());
+    } catch (NumberFormatException e) {
+      throw new ConfigException(where + " must be a whole number of characters, such as " + DEFAULT_CONTEXT_CHARS + ", not '" + raw.strip() + "'");
+    }
+    if (value < MIN_CONTEXT_CHARS) {
+      throw new ConfigException(where + " is " + value + "; the smallest context budget is " + MIN_CONTEXT_CHARS + " characters");
+    }
+    return value;
   }
 
   private static String text(Path file, String where, JsonNode node, String field) {

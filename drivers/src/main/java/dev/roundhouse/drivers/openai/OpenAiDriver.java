@@ -115,8 +115,9 @@ public final class OpenAiDriver implements AgentDriver {
   public DriverCapabilities capabilities() {
     Set<String> models = new LinkedHashSet<>(config().models());
     models.addAll(offeredModels);
+    // Resume: a later turn continues the task's conversation, rebuilt from the hub's transcript (TurnContext.history).
     return new DriverCapabilities(
-        "OpenAI-compatible", new ArrayList<>(models), List.of(), false, false, false, false, WorkspaceTools.READ_ONLY);
+        "OpenAI-compatible", new ArrayList<>(models), List.of(), false, false, true, false, WorkspaceTools.READ_ONLY);
   }
 
   @Override

@@ -16,6 +16,7 @@ final class OpenAiSettings {
   private final Secret apiKey;
   private final String keySource;
   private final String problem;
+  private final long contextChars;
 
   /**
    * @param baseUrl the endpoint, without a trailing slash; null when none is configured
@@ -25,11 +26,27 @@ final class OpenAiSettings {
    * @param problem a configuration error that keeps turns from running, or null
    */
   OpenAiSettings(URI baseUrl, String model, Secret apiKey, String keySource, String problem) {
+    this(baseUrl, model, apiKey, keySource, problem, OpenAiConfig.DEFAULT_CONTEXT_CHARS);
+  }
+
+  /**
+   * @param contextChars the budget, in characters, for what one request carries (see {@link #contextChars()})
+   */
+  OpenAiSettings(URI baseUrl, String model, Secret apiKey, String keySource, String problem, long contextChars) {
     this.baseUrl = baseUrl;
     this.model = model;
     this.apiKey = apiKey;
     this.keySource = keySource;
     this.problem = problem;
+    this.contextChars = contextChars;
+  }
+
+  /**
+   * The most one request may carry, in characters of its JSON (system prompt, tool definitions and the
+   * conversation); the oldest exchanges of earlier turns are left out to stay under it.
+   */
+  long contextChars() {
+    return contextChars;
   }
 
   /** The endpoint without a trailing slash, such as {@code https://openrouter.ai/api/v1}. */

@@ -133,7 +133,31 @@ class OpenAiConfigTest {
     write("{\"default\": {\"base-url\": \"http://localhost:11434/v1\"}}", "rw-------");
 
     assertThat(OpenAiConfig.load(Map.of(), home).settingsFor(null).problem()).hasValue(
-        home.resolve("openai.json") + ": unknown setting 'base-url' in \"default\" (known: base_url, model, api_key_env, api_key)");
+        home.resolve("openai.json") + ": unknown setting 'base-url' in \"default\" (known: base_url, model, api_key_env, api_key, context_chars)");
+  }
+
+  @Test
+  void theContextBudgetDefaultsForA128kModelAndTheMostSpecificLayerSetsIt() throws IOException {
+    Map<String, String> env = Map.of("ROUNDHOUSE_OPENAI_API_KEY", OPENAI_KEY, "ROUNDHOUSE_OPENAI_CONTEXT_CHARS", "200000");
+    assertThat(OpenAiConfig.load(Map.of("ROUNDHOUSE_OPENAI_API_KEY", OPENAI_KEY), home).settingsFor(null).contextChars()).isEqualTo(360_000);
+    assertThat(OpenAiConfig.load(env, home).settingsFor("web").contextChars()).isEqualTo(200_000);
+
+    write("{\"default\": {\"context_chars\": 100000}, \"projects\": {\"web\": {\"context_chars\": 30000}}}", "rw-------");
+    OpenAiConfig config = OpenAiConfig.load(env, home);
+
+    assertThat(config.settingsFor("other").contextChars()).isEqualTo(100_000);
+    assertThat(config.settingsFor("web").contextChars()).isEqualTo(30_000);
+  }
+
+  @Test
+  void aContextBudgetThatIsNotAWholeNumberOrTooSmallIsNamed() throws IOException {
+    assertThat(OpenAiConfig.load(Map.of("ROUNDHOUSE_OPENAI_API_KEY", OPENAI_KEY, "ROUNDHOUSE_OPENAI_CONTEXT_CHARS", "lots"), home)
+        .settingsFor(null).problem()).hasValue("ROUNDHOUSE_OPENAI_CONTEXT_CHARS must be a whole number of characters, such as 360000, not 'lots'");
+
+    write("{\"default\": {\"context_chars\": 100}}", "rw-------");
+
+    assertThat(OpenAiConfig.load(Map.of("ROUNDHOUSE_OPENAI_API_KEY", OPENAI_KEY), home).settingsFor(null).problem()).hasValue(
+        home.resolve("openai.json") + ": \"default\".context_chars is 100; the smallest context budget is 4000 characters");
   }
 
   @Test

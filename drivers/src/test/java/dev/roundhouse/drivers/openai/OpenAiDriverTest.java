@@ -505,7 +505,7 @@ class OpenAiDriverTest {
     assertThat(capabilities.permissionModes()).isEmpty();
     assertThat(capabilities.supportsAsks()).isFalse();
     assertThat(capabilities.reportsCost()).isFalse();
-    assertThat(capabilities.supportsResume()).isFalse();
+    assertThat(capabilities.supportsResume()).as("continues the task's conversation from the transcript").isTrue();
     assertThat(capabilities.supportsLinger()).isFalse();
     assertThat(capabilities.readOnlyTools()).containsExactlyInAnyOrder("read_file", "list_files", "search");
   }

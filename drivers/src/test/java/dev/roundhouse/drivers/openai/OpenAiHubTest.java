@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -36,11 +38,90 @@ class OpenAiHubTest {
 
   @BeforeEach
   void setUp() {
-    OpenAiDriver driver = new OpenAiDriver(
-        Map.of("ROUNDHOUSE_OPENAI_BASE_URL", server.baseUrl(), "ROUNDHOUSE_OPENAI_API_KEY", KEY, "ROUNDHOUSE_OPENAI_MODEL", "test-model"),
-        driverHome,
+    hub = DriverHub.of(driver(Map.of())).start();
+  }
+
+  private OpenAiDriver driver(Map<String, String> extraEnvironment) {
+    Map<String, String> env = new HashMap<>(
+        Map.of("ROUNDHOUSE_OPENAI_BASE_URL", server.baseUrl(), "ROUNDHOUSE_OPENAI_API_KEY", KEY, "ROUNDHOUSE_OPENAI_MODEL", "test-model"));
+    env.putAll(extraEnvironment);
+    return new OpenAiDriver(env, driverHome,
         new OpenAiDriver.Tuning(sleeper, () -> 0L, Clock.systemUTC(), RetryPolicy.DEFAULT, 50, Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5), warning -> {}));
-    hub = DriverHub.of(driver).start();
+  }
+
+  /** Runs one turn of {@code message} on the task and waits for it to end completed. */
+  private void turn(String message) {
+    hub.http().op("turn_start", map("task", hub.task(), "message", message, "driver", "openai"));
+    assertThat(hub.await("turn.ended").data().get("status").asText()).isEqualTo("completed");
+  }
+
+  private static List<String> roles(JsonNode messages) {
+    return messages.findValuesAsText("role");
+  }
+
+  @Test
+  void aSecondMessageContinuesTheConversationWithTheToolCallAndItsResult() throws IOException {
+    Files.writeString(hub.project().resolve("README.md"), "hello from the repo\n");
+    server.enqueue(streamToolCall("call_1", "read_file", "{\"path\": \"README.md\"}"), streamText("It says hello."), streamText("You asked about the readme."));
+
+    turn("what does the readme say?");
+    turn("what did I ask you?");
+
+    JsonNode messages = server.request(2).json().path("messages");
+    assertThat(roles(messages)).containsExactly("system", "user", "assistant", "tool", "assistant", "user");
+    assertThat(messages.get(1).path("content").asText()).isEqualTo("what does the readme say?");
+    assertThat(messages.at("/2/tool_calls/0/id").asText()).isEqualTo("call_1");
+    assertThat(messages.at("/2/tool_calls/0/function/name").asText()).isEqualTo("read_file");
+    assertThat(messages.at("/2/tool_calls/0/function/arguments").asText()).isEqualTo("{\"path\":\"README.md\"}");
+    assertThat(messages.get(3).path("tool_call_id").asText()).isEqualTo("call_1");
+    assertThat(messages.get(3).path("content").asText()).isEqualTo("hello from the repo\n");
+    assertThat(messages.get(4).path("content").asText()).isEqualTo("It says hello.");
+    assertThat(messages.get(5).path("content").asText()).isEqualTo("what did I ask you?");
+    List<String> sessions = new ArrayList<>();
+    hub.transcript().forEach(entry -> {
+      if (entry.get("type").asText().equals("turn.session")) {
+        sessions.add(entry.at("/data/session_id").asText());
+      }
+    });
+    assertThat(sessions).hasSize(2).as("one session per generation").containsOnly(sessions.getFirst());
+    assertThat(hub.transcriptTypes()).doesNotContain("turn.context_trimmed");
+  }
+
+  @Test
+  void afterTaskClearTheConversationStartsFreshFromTheSummary() {
+    server.enqueue(streamText("Hello there."), streamText("Fresh start."));
+    turn("say hello to the team");
+
+    JsonNode cleared = hub.http().op("task_clear", map("task", hub.task()));
+    turn("what now?");
+
+    JsonNode messages = server.request(1).json().path("messages");
+    assertThat(roles(messages)).containsExactly("system", "user");
+    assertThat(messages.get(0).path("content").asText()).contains(cleared.get("summary").asText()).contains("Asked: say hello to the team");
+    assertThat(messages.get(1).path("content").asText()).isEqualTo("what now?");
+  }
+
+  @Test
+  void aConversationOverTheBudgetIsTrimmedAndTheTranscriptSaysSo() {
+    hub.close();
+    hub = DriverHub.of(driver(Map.of("ROUNDHOUSE_OPENAI_CONTEXT_CHARS", "15000"))).start();
+    server.enqueue(streamText("That is long."), streamText("Short one."));
+    turn("a long paste: " + "x".repeat(20_000));
+
+    turn("a short question");
+
+    JsonNode body = server.request(1).json();
+    JsonNode messages = body.path("messages");
+    assertThat(roles(messages)).containsExactly("system", "user");
+    assertThat(messages.get(1).path("content").asText()).isEqualTo("a short question");
+    assertThat((long) messages.toString().length() + body.path("tools").toString().length()).as("the request fits").isLessThanOrEqualTo(15_000);
+    assertThat(messages.get(0).path("content").asText()).contains("left out to fit the context window");
+    assertThat(hub.transcriptTypes()).containsSubsequence("turn.user_message", "turn.session", "turn.context_trimmed", "turn.message");
+    JsonNode notice = hub.transcript().findParents("dropped_messages").getFirst();
+    assertThat(notice.get("dropped_messages").asInt()).isEqualTo(2);
+    assertThat(notice.get("kept_messages").asInt()).isZero();
+    assertThat(notice.get("budget_chars").asLong()).isEqualTo(15_000);
+    assertThat(notice.get("text").asText()).startsWith("Left the 1 oldest exchange of this task's conversation (2 messages, ");
   }
 
   @AfterEach

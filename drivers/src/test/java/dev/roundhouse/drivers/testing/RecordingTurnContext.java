@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.ConversationEntry;
 import dev.roundhouse.hub.spi.PermissionRequest;
 import dev.roundhouse.hub.spi.PermissionVerdict;
 import dev.roundhouse.hub.spi.TurnContext;
@@ -65,6 +66,7 @@ public final class RecordingTurnContext implements TurnContext {
   private final List<OperationDescriptor> tools = new ArrayList<>();
   private final Map<String, Function<JsonNode, JsonNode>> handlers = new HashMap<>();
   private final List<String> toolCalls = new ArrayList<>();
+  private final List<ConversationEntry> history = new ArrayList<>();
   private AgentEndpoint endpoint;
   private Thread driverThread;
   private boolean holdUnanswered;
@@ -144,6 +146,11 @@ public final class RecordingTurnContext implements TurnContext {
   /** Serves the hub operation {@code name} through {@link #callTool} without offering it as a tool. */
   public RecordingTurnContext operation(String name, Function<JsonNode, JsonNode> handler) {
     return change(() -> handlers.put(name, handler));
+  }
+
+  /** The task's earlier conversation, as {@link #history()} gives it. */
+  public RecordingTurnContext history(List<ConversationEntry> entries) {
+    return change(() -> history.addAll(entries));
   }
 
   public RecordingTurnContext endpoint(AgentEndpoint agentEndpoint) {
@@ -419,6 +426,11 @@ public final class RecordingTurnContext implements TurnContext {
   @Override
   public Clock clock() {
     return clock;
+  }
+
+  @Override
+  public List<ConversationEntry> history() {
+    return read(() -> List.copyOf(history));
   }
 
   // --- internals ------------------------------------------------------------------------------------

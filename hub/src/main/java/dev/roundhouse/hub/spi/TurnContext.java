@@ -78,4 +78,19 @@ public interface TurnContext {
 
   /** The hub's clock. */
   Clock clock();
+
+  /**
+   * The task's conversation before this turn, oldest first: every earlier turn of the task's current
+   * generation (a {@code task_clear} starts a new one; its summary is in {@link TurnRequest#priorSummaries}),
+   * whichever driver ran it, as the transcript stored it. This turn's own message is {@link
+   * TurnRequest#message()} and is not included. For a driver whose agent keeps no session of its own (the
+   * OpenAI-compatible driver), so that a second message continues the conversation; a driver that resumes
+   * its agent's session need not ask. Read from the store on each call (nothing is computed unless asked).
+   *
+   * <p>Tool calls and results are as recorded: a call whose turn ended before it finished has no result,
+   * and events the retention policy pruned are missing.
+   */
+  default List<ConversationEntry> history() {
+    return List.of();
+  }
 }

@@ -158,6 +158,23 @@ public sealed interface TurnEvent {
     }
   }
 
+  /**
+   * The driver left the oldest part of the task's conversation out of what it sends its agent, to fit the
+   * context window: {@code droppedMessages} of the earlier messages were dropped (whole exchanges, a tool call
+   * never without its result), {@code keptMessages} were kept; {@code budgetChars} is the budget;
+   * {@code text} says so for a human. The stored conversation is unchanged.
+   */
+  record ContextTrimmed(int droppedMessages, int keptMessages, long budgetChars, String text) implements TurnEvent {
+    public ContextTrimmed {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+      return "turn.context_trimmed";
+    }
+  }
+
   /** The agent finished answering the current message. */
   record Result(String stopReason, String text) implements TurnEvent {
     @Override

@@ -20,6 +20,7 @@ import dev.roundhouse.hub.model.TurnStatus;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.ConversationEntry;
 import dev.roundhouse.hub.spi.PermissionRequest;
 import dev.roundhouse.hub.spi.PermissionVerdict;
 import dev.roundhouse.hub.spi.TurnContext;
@@ -282,6 +283,11 @@ final class RunnerTurnContext implements TurnContext {
   @Override
   public Clock clock() {
     return parts.clock();
+  }
+
+  @Override
+  public List<ConversationEntry> history() {
+    return parts.store().read(reader -> ConversationHistory.read(reader, active.taskId, turnId));
   }
 
   private boolean readOnlyOperation(String tool) {
