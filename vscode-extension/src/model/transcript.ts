@@ -277,6 +277,18 @@ export class TranscriptModel {
       case "turn.error":
         this.push({ kind: "marker", key, seq: event.seq, text: `Error: ${text(data.message)}`, tone: "error" });
         return true;
+      case "turn.question_refused":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Unattended: the agent asked "${text(data.question)}" and no one is there to answer`, tone: "error" });
+        return true;
+      case "turn.drift_refused":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Unattended: settings drift refused (${Array.isArray(data.files) ? data.files.map(text).join(", ") : ""})`, tone: "error" });
+        return true;
+      case "turn.context_trimmed":
+        this.push({ kind: "marker", key, seq: event.seq, text: text(data.text), tone: "info" });
+        return true;
+      case "task.pruned":
+        this.push({ kind: "marker", key, seq: event.seq, text: `Transcript pruned by the retention policy: ${num(data.events)} events removed`, tone: "info" });
+        return true;
       case "turn.ended": {
         this.provisional.delete(num(data.turn));
         const status = text(data.status);

@@ -179,3 +179,18 @@ test("after a bridge restart the session reads what it missed and watches again,
   assert.equal(session.state, "live");
   session.dispose();
 });
+
+test("unattended refusals, a trimmed context and a pruned transcript each show as a marker", () => {
+  const model = new TranscriptModel(7);
+  model.apply(event(1, "turn.question_refused", { turn: 1, question: "Which branch?", options: [] }));
+  model.apply(event(2, "turn.drift_refused", { turn: 1, driver: "claude", files: [".claude/settings.json"] }));
+  model.apply(event(3, "turn.context_trimmed", { turn: 1, text: "Left the 3 oldest exchanges out" }));
+  model.apply(event(4, "task.pruned", { events: 120, bytes: 5000, first_seq: 1, last_seq: 300, days: 30 }));
+  const texts = model.items.map((item) => (item as { text?: string }).text);
+  assert.deepEqual(texts, [
+    'Unattended: the agent asked "Which branch?" and no one is there to answer',
+    "Unattended: settings drift refused (.claude/settings.json)",
+    "Left the 3 oldest exchanges out",
+    "Transcript pruned by the retention policy: 120 events removed",
+  ]);
+});
