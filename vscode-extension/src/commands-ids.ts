@@ -13,10 +13,16 @@ export const SCHEDULE_COMMAND_IDS = [
   "roundhouse.deleteSchedule", "roundhouse.openRunTranscript", "roundhouse.runRunbook", "roundhouse.deleteRunbook",
 ] as const;
 
+/** The hub terminal's command (terminalCommands.ts). */
+export const TERMINAL_COMMAND_IDS = ["roundhouse.openTerminalInTask"] as const;
+
+/** The hub terminal's profile, in contributes.terminal.profiles. */
+export const TERMINAL_PROFILE_ID = "roundhouse.terminal";
+
 export const COMMAND_IDS = [
   "roundhouse.openBoard", "roundhouse.refresh", "roundhouse.newTask", "roundhouse.startTurn", "roundhouse.sendMessage",
   "roundhouse.stopTurn", "roundhouse.openTranscript", "roundhouse.moveTask", "roundhouse.editTask",
   "roundhouse.acceptSuggestion", "roundhouse.approve", "roundhouse.deny", "roundhouse.answerDecision",
   "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer",
-  ...WORKSPACE_COMMAND_IDS, ...SCHEDULE_COMMAND_IDS,
+  ...WORKSPACE_COMMAND_IDS, ...SCHEDULE_COMMAND_IDS, ...TERMINAL_COMMAND_IDS,
 ] as const;

@@ -4,6 +4,7 @@ import { Roundhouse } from "./roundhouse";
 import { DIFF_SCHEME, DiffContentProvider } from "./views/diffContent";
 import { registerWorkspaceCommands } from "./workspaceCommands";
 import { registerScheduleCommands } from "./scheduleCommands";
+import { hubFromSettings, registerTerminalCommands } from "./terminalCommands";
 
 let roundhouse: Roundhouse | undefined;
 
@@ -21,6 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerCommands(context, rh);
   registerWorkspaceCommands(context, rh);
   registerScheduleCommands(context, rh);
+  registerTerminalCommands(context, { board: rh.board, hub: hubFromSettings });
   await rh.start();
 }
 

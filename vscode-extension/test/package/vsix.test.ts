@@ -119,3 +119,22 @@ test("the Schedules and Runbooks views have their refresh, item actions by conte
   }
   assert.ok(where("roundhouse.previewSchedule").some((m) => !m.group?.startsWith("inline")), "Preview is in the context menu");
 });
+
+test("the hub terminal is a terminal profile and a task's context menu command, and ws is bundled", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Manifest & {
+    activationEvents: string[];
+    contributes: { terminal?: { profiles: { id: string; title: string }[] } };
+  };
+  const { TERMINAL_PROFILE_ID, TERMINAL_COMMAND_IDS } = require(path.join(root, "out", "src", "commands-ids.js")) as {
+    TERMINAL_PROFILE_ID: string; TERMINAL_COMMAND_IDS: readonly string[];
+  };
+  assert.deepEqual(manifest.contributes.terminal?.profiles.map((p) => p.id), [TERMINAL_PROFILE_ID]);
+  assert.ok(manifest.activationEvents.includes(`onTerminalProfile:${TERMINAL_PROFILE_ID}`), "the profile activates the extension");
+  const command = manifest.contributes.commands.find((c) => c.command === TERMINAL_COMMAND_IDS[0]);
+  assert.equal(command?.title, "Open Terminal in Task");
+  const items = manifest.contributes.menus["view/item/context"].filter((m) => m.command === TERMINAL_COMMAND_IDS[0]);
+  assert.deepEqual(items.map((m) => m.when), ["view == roundhouse.board && viewItem =~ /^task/"]);
+  const main = readZip(path.join(root, "roundhouse.vsix")).get("extension/dist/extension.js")!.toString("utf8");
+  assert.ok(!main.includes('require("ws")'), "ws is bundled, not required");
+  assert.ok(main.includes("/api/x/pty"), "the bundle holds the terminal");
+});

@@ -86,7 +86,11 @@ export const recorder = {
   channels: [] as OutputChannelStub[],
   opened: [] as Uri[],
   providers: new Map<string, unknown>(),
+  /** Terminals created (createTerminal's options) and terminal profile providers by id. */
+  terminals: [] as { options: { name: string; pty: unknown }; shown: number }[],
+  terminalProfiles: new Map<string, { provideTerminalProfile(): Promise<TerminalProfile | undefined> }>(),
   reset(): void {
+    this.terminals = [];
     this.shown = [];
     this.documents = [];
     this.answers = [];
@@ -119,7 +123,22 @@ export class StatusBarItemStub {
   dispose(): void { this.visible = false; }
 }
 
+export interface TerminalDimensions { readonly columns: number; readonly rows: number }
+
+export class TerminalProfile {
+  constructor(readonly options: { name: string; pty: unknown }) {}
+}
+
 export const window = {
+  createTerminal(options: { name: string; pty: unknown }): { show(): void; options: unknown } {
+    const record = { options, shown: 0 };
+    recorder.terminals.push(record);
+    return { options, show: () => { record.shown++; } };
+  },
+  registerTerminalProfileProvider(id: string, provider: { provideTerminalProfile(): Promise<TerminalProfile | undefined> }): Disposable {
+    recorder.terminalProfiles.set(id, provider);
+    return { dispose: () => recorder.terminalProfiles.delete(id) };
+  },
   showWarningMessage: message("warning"),
   showInformationMessage: message("information"),
   showErrorMessage: message("error"),

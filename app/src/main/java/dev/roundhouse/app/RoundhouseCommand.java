@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
       ProjectCommand.class,
       TaskCommand.class,
       ServiceCommand.class,
+      ShellCommand.class,
       RunbookCommand.class,
       ScheduleCommand.class,
       McpCommand.class,

@@ -12,16 +12,19 @@ import dev.roundhouse.services.TerminalListener;
 import dev.roundhouse.services.TerminalSession;
 import dev.roundhouse.services.TerminalSpec;
 import dev.roundhouse.services.Terminals;
-import io.undertow.Handlers;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.AttachmentKey;
+import io.undertow.websockets.WebSocketConnectionCallback;
 import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
 import io.undertow.websockets.core.AbstractReceiveListener;
 import io.undertow.websockets.core.BufferedBinaryMessage;
 import io.undertow.websockets.core.BufferedTextMessage;
 import io.undertow.websockets.core.WebSocketChannel;
 import io.undertow.websockets.core.WebSockets;
+import io.undertow.websockets.core.protocol.version07.Hybi07Handshake;
+import io.undertow.websockets.core.protocol.version08.Hybi08Handshake;
+import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
 import io.undertow.websockets.spi.WebSocketHttpExchange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +32,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +59,13 @@ import org.xnio.Pooled;
  */
 final class TerminalRoute implements HttpHandler, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TerminalRoute.class);
+  /**
+   * The subprotocol this route speaks, echoed when the client offers it. A browser that sends the token as the
+   * subprotocol {@code roundhouse.token.<token>} (the hub's guard takes that entry out) must offer this one
+   * beside it: a browser fails an upgrade that offered subprotocols and got none back.
+   */
+  static final String SUBPROTOCOL = "roundhouse.pty";
+
   private static final AttachmentKey<Opening> OPENING = AttachmentKey.create(Opening.class);
 
   /** What the upgrade request asked for, resolved before the upgrade so that errors are plain HTTP answers. */
@@ -67,8 +78,11 @@ final class TerminalRoute implements HttpHandler, AutoCloseable {
   TerminalRoute(HubServices services, Terminals terminals) {
     this.services = services;
     this.terminals = terminals;
-    this.upgrade = Handlers.websocket(this::connected, exchange -> LogRoute.send(exchange, 426, "upgrade_required",
-        "/api/x/pty is a WebSocket: send a GET with Upgrade: websocket (docs/http.md)"));
+    Set<String> subprotocols = Set.of(SUBPROTOCOL);
+    this.upgrade = new WebSocketProtocolHandshakeHandler(
+        List.of(new Hybi13Handshake(subprotocols, false), new Hybi08Handshake(subprotocols, false), new Hybi07Handshake(subprotocols, false)),
+        (WebSocketConnectionCallback) this::connected,
+        exchange -> LogRoute.send(exchange, 426, "upgrade_required", "/api/x/pty is a WebSocket: send a GET with Upgrade: websocket (docs/http.md)"));
   }
 
   @Override

@@ -154,4 +154,26 @@ class TerminalWebSocketTest {
         .cause().isInstanceOf(WebSocketHandshakeException.class)
         .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode()).isEqualTo(401));
   }
+
+  @Test
+  void aClientThatCannotSetHeadersSendsTheTokenAsASubprotocolAndGetsOnlyThePtySubprotocolBack() throws Exception {
+    Screen screen = new Screen();
+    WebSocket socket = client.newWebSocketBuilder()
+        .header("Origin", "http://localhost:5173")
+        .subprotocols("roundhouse.pty", "roundhouse.token." + hub.hub().token())
+        .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + "/api/x/pty?project=web"), screen)
+        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+    assertThat(socket.getSubprotocol()).isEqualTo("roundhouse.pty");
+    long pid = screen.pid();
+    type(socket, "exit 4\n");
+    assertThat(screen.closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(1000);
+    assertThat(screen.control.toString()).contains("\"code\":4");
+    Waits.until("the shell is gone", WAIT, () -> !ServicesHubSupport.alive(pid));
+    assertThatThrownBy(() -> client.newWebSocketBuilder()
+        .subprotocols("roundhouse.pty", "roundhouse.token.wrong")
+        .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + "/api/x/pty?project=web"), new Screen())
+        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join())
+        .cause().isInstanceOf(WebSocketHandshakeException.class)
+        .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode()).isEqualTo(401));
+  }
 }
