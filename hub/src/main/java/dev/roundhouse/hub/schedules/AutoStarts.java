@@ -9,7 +9,6 @@ import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.turns.TurnRunner;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -195,14 +194,6 @@ public final class AutoStarts implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    if (running != null) {
-      try {
-        if (!running.join(Duration.ofSeconds(10))) {
-          log.warn("the auto-start thread did not stop within 10 s");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Joins.awaitStop(running, "the auto-start thread", log);
   }
 }

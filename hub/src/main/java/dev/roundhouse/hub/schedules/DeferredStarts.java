@@ -184,14 +184,6 @@ public final class DeferredStarts implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    if (running != null) {
-      try {
-        if (!running.join(Duration.ofSeconds(10))) {
-          log.warn("the deferred-start sweeper did not stop within 10 s");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Joins.awaitStop(running, "the deferred-start sweeper", log);
   }
 }
