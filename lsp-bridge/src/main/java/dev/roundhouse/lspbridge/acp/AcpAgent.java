@@ -220,7 +220,7 @@ public final class AcpAgent {
           case "turn.tool_call" -> AcpUpdates.toolCall(data);
           case "turn.tool_result" -> AcpUpdates.toolResult(data);
           case "turn.permission_denied" -> data.hasNonNull("call_id") ? AcpUpdates.toolDenied(data) : null;
-          default -> null;
+          default -> AcpUpdates.notice(entry.type(), data).orElse(null);
         };
     if (update != null) {
       client.notify("session/update", new AcpSchema.SessionNotification(sessionId, update));

@@ -272,6 +272,8 @@ final class AcpPrompt {
           update(AcpUpdates.usage(data.get("context_tokens").asLong(), data.get("context_window").asLong(), data.has("cost_usd") ? costUsd : null));
         }
       }
+      case "turn.question_refused", "turn.drift_refused", "turn.context_trimmed" ->
+          AcpUpdates.notice(type, data).ifPresent(this::update);
       case "turn.result" -> resultStopReason = data.path("stop_reason").asText(null);
       case "turn.error" -> errorMessage = data.path("message").asText(null);
       case "turn.lingering" -> {

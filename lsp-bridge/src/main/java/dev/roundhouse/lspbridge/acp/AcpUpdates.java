@@ -36,6 +36,27 @@ final class AcpUpdates {
   }
 
   /**
+   * What the hub notes in a transcript without it being the agent's words (an unattended run's refused question or
+   * settings drift, a trimmed context, a pruned transcript), as an {@code agent_thought_chunk}; empty for any other
+   * event type. ACP has no notice of its own; a thought is shown apart from the answer by every client.
+   */
+  static java.util.Optional<SessionUpdate> notice(String type, JsonNode data) {
+    String text = switch (type) {
+      case "turn.question_refused" -> "Unattended run: the agent asked \"" + data.path("question").asText("")
+          + "\" and no one is there to answer.";
+      case "turn.drift_refused" -> {
+        List<String> files = new java.util.ArrayList<>();
+        data.path("files").forEach(file -> files.add(file.asText()));
+        yield "Unattended run: the agent's settings changed (" + String.join(", ", files) + "); the run was refused.";
+      }
+      case "turn.context_trimmed" -> data.path("text").asText("");
+      case "task.pruned" -> "The retention policy pruned " + data.path("events").asLong() + " earlier events of this task.";
+      default -> null;
+    };
+    return text == null || text.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(chunk(AGENT_THOUGHT, text));
+  }
+
+  /**
    * {@code usage_update}: how much of the context window the conversation fills, and what this prompt's
    * turn has cost so far (null: no cost reported).
    */

@@ -2,6 +2,7 @@ package dev.roundhouse.lspbridge.acp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Json;
@@ -30,5 +31,23 @@ class AcpUpdatesTest {
   void aQuestionWithoutOptionsCannotBeAPermissionPrompt() {
     JsonNode question = Json.read("{\"id\": 8, \"kind\": \"question\", \"title\": \"Which port?\", \"options\": []}", JsonNode.class);
     assertThat(AcpUpdates.permissionRequest("task-3", question)).isEmpty();
+  }
+
+  @Test
+  void theHubsNoticesAreThoughtsAndOtherEventsAreNot() {
+    String question = text(AcpUpdates.notice("turn.question_refused", Json.read("{\"turn\": 1, \"question\": \"Which branch?\"}", JsonNode.class)).orElseThrow());
+    assertThat(question).isEqualTo("Unattended run: the agent asked \"Which branch?\" and no one is there to answer.");
+    String drift = text(AcpUpdates.notice("turn.drift_refused",
+        Json.read("{\"files\": [\".claude/settings.json\", \"CLAUDE.md\"]}", JsonNode.class)).orElseThrow());
+    assertThat(drift).isEqualTo("Unattended run: the agent's settings changed (.claude/settings.json, CLAUDE.md); the run was refused.");
+    String trimmed = text(AcpUpdates.notice("turn.context_trimmed", Json.read("{\"text\": \"Left 3 exchanges out\"}", JsonNode.class)).orElseThrow());
+    assertThat(trimmed).isEqualTo("Left 3 exchanges out");
+    assertThat(AcpUpdates.notice("turn.context_trimmed", Json.read("{}", JsonNode.class))).as("no text, no notice").isEmpty();
+    assertThat(AcpUpdates.notice("turn.message", Json.read("{\"text\": \"hi\"}", JsonNode.class))).isEmpty();
+  }
+
+  private static String text(AcpSchema.SessionUpdate update) {
+    assertThat(update).isInstanceOf(AcpSchema.AgentThoughtChunk.class);
+    return ((AcpSchema.TextContent) ((AcpSchema.AgentThoughtChunk) update).content()).text();
   }
 }
