@@ -477,16 +477,20 @@ public final class Scheduler implements AutoCloseable {
 
   private void tickQuietly() {
     woken.set(false);
+    boolean failed = false;
     try {
       tick(clock.instant());
     } catch (RuntimeException e) {
-      log.warn("a scheduler tick failed; the next one retries", e);
+      failed = true;
+      log.warn("a scheduler tick failed; the next one retries in {} s", settings.tick().toSeconds(), e);
     }
     Instant now = clock.instant();
     long delay = settings.tick().toMillis();
     try {
       Optional<Instant> next = store.read(r -> r.schedules().earliestDue());
-      if (next.isPresent()) {
+      // After a failure the overdue firing is still due: wait a whole tick, not zero, so a persistent failure
+      // does not spin (status() reports it as stuck meanwhile).
+      if (next.isPresent() && !failed) {
         delay = Math.max(0, Math.min(delay, Duration.between(now, next.get()).toMillis()));
       }
     } catch (RuntimeException e) {
