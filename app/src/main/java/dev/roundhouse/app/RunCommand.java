@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.hub.core.Durations;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.api.BoardApi;
@@ -76,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--wait", description = "Stream the transcript and exit with the run's outcome (0 done, 1 failed, 6 needed a person, 7 timed out).")
   boolean wait;
 
-  @Option(names = "--timeout", paramLabel = "T", converter = Durations.Converter.class,
+  @Option(names = "--timeout", paramLabel = "T", converter = DurationOption.class,
       description = "With --wait: stop the turn and exit 7 after this long (90s, 30m, 2h).")
   Duration timeout;
 

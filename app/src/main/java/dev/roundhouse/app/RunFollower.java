@@ -1,5 +1,6 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.hub.core.Durations;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;

@@ -1,8 +1,8 @@
 package dev.roundhouse.hub.turns;
 
+import dev.roundhouse.hub.core.Durations;
 import dev.roundhouse.hub.core.RoundhouseException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -42,27 +42,18 @@ public record RunnerSettings(Duration idleTimeout, Duration lingerTimeout, Durat
     return new RunnerSettings(idleTimeout, lingerTimeout, timeout, stopGrace);
   }
 
-  /** Parses "90s", "20m", "2h" or a number of seconds. */
+  /** Reads setting {@code name}: a number of seconds, or a duration as {@link Durations#parse} reads it ("90s", "20m", "1h30m"). */
   public static Duration duration(Map<String, String> env, String name, Duration fallback) {
     String raw = env.get(name);
     if (raw == null || raw.isBlank()) {
       return fallback;
     }
-    String text = raw.strip().toLowerCase(Locale.ROOT);
+    String text = raw.strip();
     try {
-      char unit = text.charAt(text.length() - 1);
-      if (Character.isDigit(unit)) {
-        return Duration.ofSeconds(Long.parseLong(text));
-      }
-      long amount = Long.parseLong(text.substring(0, text.length() - 1));
-      return switch (unit) {
-        case 's' -> Duration.ofSeconds(amount);
-        case 'm' -> Duration.ofMinutes(amount);
-        case 'h' -> Duration.ofHours(amount);
-        default -> throw new NumberFormatException();
-      };
-    } catch (NumberFormatException e) {
+      return text.chars().allMatch(Character::isDigit) ? Duration.ofSeconds(Long.parseLong(text)) : Durations.parse(text);
+    } catch (IllegalArgumentException e) { // NumberFormatException included
       throw new RoundhouseException.InvalidInput(name + "='" + raw + "' is not a duration such as 90s, 20m or 2h");
     }
   }
+
 }

@@ -1,17 +1,15 @@
-package dev.roundhouse.app;
+package dev.roundhouse.hub.core;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * Durations as a person writes them on a command line: {@code 90s}, {@code 30m}, {@code 2h}, {@code 1h30m}
- * (a number and a unit, {@code ms}, {@code s}, {@code m} or {@code h}, repeated), or ISO-8601 ({@code PT20M}).
- * Stateless.
+ * (a number and a unit, {@code ms}, {@code s}, {@code m} or {@code h}, repeated), or ISO-8601 ({@code PT20M}):
+ * the one parser for the CLI's duration options and the hub's duration settings. Stateless.
  */
-final class Durations {
+public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h)");
   private static final Pattern WHOLE = Pattern.compile("(\\d+(ms|s|m|h))+");
 
@@ -22,7 +20,7 @@ final class Durations {
    *
    * @throws IllegalArgumentException naming the accepted forms
    */
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     String value = text.strip().toLowerCase(java.util.Locale.ROOT);
     if (value.startsWith("pt") || value.startsWith("p")) {
       try {
@@ -49,7 +47,7 @@ final class Durations {
   }
 
   /** A short form for messages: {@code 90s}, {@code 30m}, {@code 1h30m}, {@code 250ms}. */
-  static String format(Duration duration) {
+  public static String format(Duration duration) {
     if (duration.toMillis() % 1000 != 0) {
       return duration.toMillis() + "ms";
     }
@@ -71,17 +69,5 @@ final class Durations {
 
   private static IllegalArgumentException invalid(String text) {
     return new IllegalArgumentException("'" + text + "' is not a duration; write it like 90s, 30m, 2h or 1h30m");
-  }
-
-  /** picocli's converter for duration options. Stateless. */
-  static final class Converter implements ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      try {
-        return parse(value);
-      } catch (IllegalArgumentException e) {
-        throw new TypeConversionException(e.getMessage());
-      }
-    }
   }
 }
