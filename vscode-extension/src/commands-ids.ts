@@ -19,10 +19,13 @@ export const TERMINAL_COMMAND_IDS = ["roundhouse.openTerminalInTask"] as const;
 /** The hub terminal's profile, in contributes.terminal.profiles. */
 export const TERMINAL_PROFILE_ID = "roundhouse.terminal";
 
+/** The commands that choose the hub: a remote one's sign-in, or the local one (hubCommands.ts). */
+export const HUB_COMMAND_IDS = ["roundhouse.signIn", "roundhouse.signOut", "roundhouse.startLocalHub"] as const;
+
 export const COMMAND_IDS = [
   "roundhouse.openBoard", "roundhouse.refresh", "roundhouse.newTask", "roundhouse.startTurn", "roundhouse.sendMessage",
   "roundhouse.stopTurn", "roundhouse.openTranscript", "roundhouse.moveTask", "roundhouse.editTask",
   "roundhouse.acceptSuggestion", "roundhouse.approve", "roundhouse.deny", "roundhouse.answerDecision",
-  "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer",
-  ...WORKSPACE_COMMAND_IDS, ...SCHEDULE_COMMAND_IDS, ...TERMINAL_COMMAND_IDS,
+  "roundhouse.showDecision", "roundhouse.showNeedsYou", "roundhouse.restartServer", "roundhouse.showOutput", "roundhouse.answerFromPrompt",
+  ...WORKSPACE_COMMAND_IDS, ...SCHEDULE_COMMAND_IDS, ...TERMINAL_COMMAND_IDS, ...HUB_COMMAND_IDS,
 ] as const;

@@ -5,13 +5,16 @@ import * as vscode from "vscode";
 import { describeError } from "./protocol/connection";
 import { Decision, Task, TaskStatus, TASK_STATUSES } from "./protocol/types";
 import { BoardNode, statusLabel } from "./model/board";
-import { approveOption, decisionHeadline, denyOption } from "./model/decisions";
+import { PROMPT_COMMAND, approveOption, decisionHeadline, denyOption, isPromptAction } from "./model/decisions";
 import { Roundhouse } from "./roundhouse";
 import { COMMAND_IDS } from "./commands-ids";
 
 
 /** The board's own nodes (the workspace's have their commands in workspaceCommands.ts). */
 type BoardItem = Extract<BoardNode, { kind: "project" | "status" | "task" }>;
+
+/** The columns a new task can go to, in the order offered; the first is the default. */
+const NEW_TASK_COLUMNS: readonly TaskStatus[] = ["backlog", "todo", "in_progress", "review", "done"];
 type Arg = BoardItem | Decision | undefined;
 
 function isDecision(arg: unknown): arg is Decision {
@@ -62,11 +65,18 @@ export function registerCommands(context: vscode.ExtensionContext, rh: Roundhous
   register("roundhouse.showNeedsYou", () => Promise.resolve(vscode.commands.executeCommand("roundhouse.needsYou.focus")));
   register("roundhouse.refresh", () => rh.refresh());
   register("roundhouse.restartServer", () => rh.restart());
+  register("roundhouse.showOutput", () => Promise.resolve(rh.showOutput()));
 
   register("roundhouse.newTask", async (arg) => {
     let project = isNode(arg) && arg.kind !== "task" ? arg.project.name : undefined;
     if (isNode(arg) && arg.kind === "task") {
       project = rh.board.projects.find((p) => p.id === arg.task.project_id)?.name;
+    }
+    if (!project && rh.board.projects.length === 0) {
+      await rh.refresh(); // the board is read once the bridge connects: a New Task right after start may come first
+    }
+    if (!project && rh.board.projects.length === 0) {
+      throw new Error("Roundhouse: no project to file the task in: add one with `roundhouse project add NAME PATH` (or check the roundhouse.projects setting)");
     }
     if (!project) {
       const picked = await vscode.window.showQuickPick(rh.board.projects.map((p) => p.name), { placeHolder: "Project for the new task" });
@@ -80,9 +90,22 @@ export function registerCommands(context: vscode.ExtensionContext, rh: Roundhous
       return;
     }
     const description = await vscode.window.showInputBox({ prompt: "Description (optional)" });
-    const task = await rh.api.createTask(description ? { project, title: title.trim(), description } : { project, title: title.trim() });
-    void vscode.window.showInformationMessage(`Roundhouse: filed #${task.id} ${task.title}`);
+    // From a column's row, that column; else ask, Backlog first (the hub's default, picked by Enter).
+    let status: TaskStatus | undefined = isNode(arg) && arg.kind === "status" ? arg.status : undefined;
+    if (!status) {
+      const picked = await vscode.window.showQuickPick(
+        NEW_TASK_COLUMNS.map((column) => ({ label: statusLabel(column), description: column === "backlog" ? "default" : "", status: column })),
+        { placeHolder: `Column for "${title.trim()}"`, title: `New task in ${project}` },
+      );
+      status = picked?.status;
+    }
+    if (!status) {
+      return;
+    }
+    const task = await rh.api.createTask({ project, title: title.trim(), ...(description ? { description } : {}), status });
+    vscode.window.setStatusBarMessage(`Roundhouse: filed #${task.id} ${task.title} in ${statusLabel(status)}`, 5000);
     await rh.refresh();
+    await rh.boardTree.reveal(task.id); // its column unfolds and it is selected
   });
 
   register("roundhouse.startTurn", async (arg) => {
@@ -192,6 +215,12 @@ export function registerCommands(context: vscode.ExtensionContext, rh: Roundhous
       await rh.decisionPrompts.choose(decision);
     }
   });
+  // A link in a decision's notification: [decision id, {option} | {show} | {text}].
+  context.subscriptions.push(vscode.commands.registerCommand(PROMPT_COMMAND, async (id: unknown, action: unknown) => {
+    if (typeof id === "number" && isPromptAction(action)) {
+      await rh.decisionPrompts.fromPrompt(id, action);
+    }
+  }));
   register("roundhouse.showDecision", async (arg) => {
     const decision = await pickDecision(arg);
     if (decision) {

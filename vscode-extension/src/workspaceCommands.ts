@@ -8,7 +8,8 @@ import { describeError } from "./protocol/connection";
 import { Project, ServiceView, Task } from "./protocol/types";
 import { BoardModel, BoardNode, statusLabel } from "./model/board";
 import { diffPlan } from "./model/diffSides";
-import { fileOfComment, mergeSummary, serviceRunning, verdictLabel, WorkspaceModel, WorkspaceNode } from "./model/workspace";
+import { commentThreads, fileOfComment, mergeSummary, serviceRunning, verdictLabel, WorkspaceModel, WorkspaceNode } from "./model/workspace";
+import { ReviewComments } from "./views/reviewComments";
 import { WORKSPACE_COMMAND_IDS } from "./commands-ids";
 import { openDiff, sideToUri } from "./views/diffContent";
 import { ServiceLogChannels } from "./views/serviceLogChannels";
@@ -19,6 +20,8 @@ export interface WorkspaceFace {
   readonly board: BoardModel;
   readonly workspace: WorkspaceModel;
   readonly logs: ServiceLogChannels;
+  /** Where a task's review comments show in the diff editor (none: not shown). */
+  readonly reviewComments?: ReviewComments;
   /** Re-renders the trees (after the models changed). */
   changed(): void;
 }
@@ -92,6 +95,13 @@ export function registerWorkspaceCommands(context: { subscriptions: { dispose():
       return;
     }
     await openDiff(plan, n.kind === "comment" ? n.comment.line : undefined);
+    if (face.reviewComments && plan.right.kind === "file") {
+      // The reviews' comments on this file, as threads on the task's side (read again after a review event).
+      const reviews = await face.workspace.loadReviews(n.task.id);
+      if (reviews.state === "loaded") {
+        face.reviewComments.show(sideToUri(plan.right, "task"), commentThreads(reviews.reviews, file.path));
+      }
+    }
   });
 
   register("roundhouse.mergeTask", async (arg) => {

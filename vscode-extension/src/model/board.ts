@@ -41,6 +41,8 @@ export interface NodeView {
   readonly icon: string;
   readonly expandable: boolean;
   readonly expanded: boolean;
+  /** What a screen reader says for the row, when the label and description alone do not say it. */
+  readonly ariaLabel?: string;
 }
 
 export interface TaskBadges {
@@ -48,6 +50,9 @@ export interface TaskBadges {
   readonly needsYou: number;
   readonly suggested: boolean;
 }
+
+/** Columns that start folded: they only grow. */
+const CLOSED_COLUMNS: ReadonlySet<TaskStatus> = new Set(["done", "cancelled"]);
 
 /** Turn statuses that mean "a turn is on this task". */
 const ACTIVE_TURN = new Set(["running", "lingering"]);
@@ -147,6 +152,29 @@ export class BoardModel {
     return [];
   }
 
+  /** The node above a board node (for revealing a task), or undefined for a project. */
+  parent(node: BoardNode): BoardNode | undefined {
+    if (node.kind === "project") {
+      return undefined;
+    }
+    if (node.kind === "status") {
+      return { kind: "project", project: node.project };
+    }
+    if (node.kind !== "task") {
+      return undefined; // the workspace's nodes are never revealed
+    }
+    const task = node.task;
+    const board = this.boards.get(task.project_id);
+    const column = board?.columns.find((c) => c.tasks.some((t) => t.id === task.id));
+    return board && column ? { kind: "status", project: board.project, status: column.status, tasks: column.tasks } : undefined;
+  }
+
+  /** The task's node as the tree shows it, if the boards read hold it. */
+  taskNode(id: number): BoardNode | undefined {
+    const task = this.task(id);
+    return task ? { kind: "task", task } : undefined;
+  }
+
   view(node: BoardNode): NodeView {
     if (isWorkspaceNode(node)) {
       if (!this.workspace) {
@@ -162,22 +190,31 @@ export class BoardModel {
         return {
           id: `project:${node.project.id}`, label: node.project.name, description: summary(running, waiting),
           tooltip: node.project.path ?? node.project.name, contextValue: "project", icon: "repo", expandable: true, expanded: true,
+          ariaLabel: [`Project ${node.project.name}`, summary(running, waiting)].filter((s) => s).join(", "),
         };
       }
-      case "status":
+      case "status": {
+        const running = node.tasks.filter((t) => this.runningTasks.has(t.id)).length;
         return {
-          id: `status:${node.project.id}:${node.status}`, label: statusLabel(node.status), description: String(node.tasks.length),
+          id: `status:${node.project.id}:${node.status}`, label: statusLabel(node.status),
+          description: running > 0 ? `${node.tasks.length} · ${running} running` : String(node.tasks.length),
           tooltip: `${node.tasks.length} ${statusLabel(node.status).toLowerCase()}`, contextValue: `status.${node.status}`, icon: "list-unordered",
-          expandable: true, expanded: node.status === "in_progress" || node.status === "review" || node.status === "todo",
+          ariaLabel: `${statusLabel(node.status)}, ${node.tasks.length} task${node.tasks.length === 1 ? "" : "s"}${running > 0 ? `, ${running} running` : ""}`,
+          // Every open column starts expanded (a new Backlog group showed a just-filed task folded away);
+          // Done and Cancelled only grow, so they start folded.
+          expandable: true, expanded: !CLOSED_COLUMNS.has(node.status),
         };
+      }
       case "task": {
         const badges = this.badges(node.task);
         return {
           id: `task:${node.task.id}`, label: `#${node.task.id} ${node.task.title}`, description: badgeText(badges),
-          tooltip: [node.task.title, node.task.description ?? "", `status: ${statusLabel(node.task.status)}`].filter((s) => s.length > 0).join("\n"),
+          tooltip: [node.task.title, node.task.description ?? "", `status: ${statusLabel(node.task.status)}`,
+            badges.running ? "a turn is running (the task stays in its column until it is moved)" : ""].filter((s) => s.length > 0).join("\n"),
           contextValue: `task.${badges.running ? "running" : "idle"}${badges.suggested ? ".suggested" : ""}`,
           icon: badges.needsYou > 0 ? "bell-dot" : badges.running ? "sync~spin" : badges.suggested ? "lightbulb" : "circle-outline",
           expandable: this.workspace?.modules.workspace === true, expanded: false,
+          ariaLabel: [`Task #${node.task.id} ${node.task.title}`, statusLabel(node.task.status), badgeText(badges)].filter((s) => s).join(", "),
         };
       }
     }

@@ -41,10 +41,100 @@ export function decisionContext(decision: Decision): string {
   return decision.options.length === 0 ? "decision.text" : "decision.choice";
 }
 
+/** The command a notification's links run: `[decision id, what]`. */
+export const PROMPT_COMMAND = "roundhouse.answerFromPrompt";
+
+/** What a notification's link asks for: an option, the decision shown in full, or the input box for text. */
+export type PromptAction = { readonly option: string } | { readonly show: true } | { readonly text: true };
+
+export function isPromptAction(value: unknown): value is PromptAction {
+  if (typeof value !== "object" || value === null) {
+    return false;
+  }
+  const action = value as Record<string, unknown>;
+  return typeof action.option === "string" || action.show === true || action.text === true;
+}
+
+/**
+ * Text from the hub (an agent's words) made safe for a notification: VS Code renders `[label](command:…)`
+ * in a notification's message as a link that runs the command, so the `](` of such a link is broken up.
+ */
+export function inertText(text: string): string {
+  return text.replace(/\]\(/g, "] (");
+}
+
+/** A markdown link that runs PROMPT_COMMAND for this decision (parentheses escaped: they end a link). */
+function promptLink(label: string, decision: number, action: PromptAction): string {
+  const args = encodeURIComponent(JSON.stringify([decision, action])).replace(/\(/g, "%28").replace(/\)/g, "%29");
+  return `[${label}](command:${PROMPT_COMMAND}?${args})`;
+}
+
+const MESSAGE_CHARS = 240;
+
+/**
+ * A decision's notification: "Roundhouse · task #7: Bash — Run: make deploy", then a link per option (a
+ * proposal's "Show change"; a question's "Answer…"). VS Code cuts a notification at 1,000 characters, so the
+ * message is shortened to keep the links.
+ */
+export function promptText(decision: Decision): string {
+  const message = decision.message && decision.message !== decision.title ? decision.message : "";
+  const short = message.length > MESSAGE_CHARS ? `${message.slice(0, MESSAGE_CHARS - 1)}…` : message;
+  const links = decision.options.length === 0
+    ? [promptLink("Answer…", decision.id, { text: true })]
+    : decision.options.map((option) => promptLink(optionLabel(option), decision.id, { option }));
+  if (proposalView(decision)) {
+    links.push(promptLink("Show change", decision.id, { show: true }));
+  }
+  return `Roundhouse · ${inertText(decisionHeadline(decision))}${short ? ` — ${inertText(short)}` : ""}  ${links.join(" · ")}`;
+}
+
+const KIND_LABELS: Readonly<Record<string, string>> = {
+  permission: "Permission",
+  question: "Question",
+  settings_drift: "Settings drift",
+  calendar_proposal: "Calendar proposal",
+};
+
+/** The decision's kind in words: "Permission", "Question", "Settings drift", … */
+export function decisionKindLabel(decision: Decision): string {
+  return KIND_LABELS[decision.kind] ?? (decision.kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()) || "Decision");
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").trim().split(/\r?\n/)[0]?.trim() ?? "";
+}
+
+/** What the decision is about in a few words: its title, else its message's first line, else its kind. */
+export function decisionSummary(decision: Decision): string {
+  return firstLine(decision.title) || firstLine(decision.message) || decisionKindLabel(decision);
+}
+
+/** A Needs you row's label, never empty: "task #7: Bash", "Question · task #7: Which database?". */
+export function decisionLabel(decision: Decision): string {
+  const where = decision.task_id ? `task #${decision.task_id}: ` : "";
+  const kind = decision.kind === "permission" || decision.kind === "calendar_proposal" ? "" : `${decisionKindLabel(decision)} · `;
+  return `${kind}${where}${decisionSummary(decision)}`;
+}
+
+/**
+ * What a screen reader says for a Needs you row: kind, task, summary, the message and the options, such as
+ * "Permission for task #7: Bash. Run: make deploy. Options: Allow once, Always allow, Deny".
+ */
+export function decisionAriaLabel(decision: Decision): string {
+  const parts = [`${decisionKindLabel(decision)}${decision.task_id ? ` for task #${decision.task_id}` : ""}: ${decisionSummary(decision)}`];
+  const message = (decision.message ?? "").trim();
+  const rest = firstLine(message) === decisionSummary(decision) ? message.split(/\r?\n/).slice(1).join(" ").trim() : message;
+  if (rest) {
+    parts.push(rest); // the message, less the line the summary already says
+  }
+  parts.push(decision.options.length > 0 ? `Options: ${decision.options.map(optionLabel).join(", ")}` : "Answer with text");
+  return parts.join(". ");
+}
+
 /** One line naming the decision and where it comes from. */
 export function decisionHeadline(decision: Decision): string {
   const where = decision.task_id ? `task #${decision.task_id}: ` : "";
-  return `${where}${decision.title}`;
+  return `${where}${decisionSummary(decision)}`;
 }
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -121,6 +211,12 @@ export function decisionDetail(decision: Decision): string {
 export class DecisionBook {
   private readonly pendingById = new Map<number, Decision>();
   private readonly prompted = new Set<number>();
+  private read = false;
+
+  /** Whether the list was read from the hub at least once (until then, empty means unknown). */
+  get loaded(): boolean {
+    return this.read;
+  }
 
   get pending(): readonly Decision[] {
     return [...this.pendingById.values()];
@@ -148,10 +244,16 @@ export class DecisionBook {
     return this.pendingById.delete(closed.decision);
   }
 
-  /** Replaces the book with a fresh list (after a reconnect); prompts already shown stay shown. */
-  reset(decisions: readonly Decision[]): void {
+  /**
+   * Replaces the book with a fresh list (after a reconnect); prompts already shown stay shown. Answers the
+   * ids that were pending and are not any more (closed while the bridge was away).
+   */
+  reset(decisions: readonly Decision[]): number[] {
+    const before = [...this.pendingById.keys()];
+    this.read = true;
     this.pendingById.clear();
     decisions.filter((d) => d.status === "pending").forEach((d) => this.pendingById.set(d.id, d));
+    return before.filter((id) => !this.pendingById.has(id));
   }
 
   /** Whether to show a native prompt for this decision now: once per decision, while it is pending. */

@@ -39,6 +39,26 @@ export function launchProblem(settings: LaunchSettings, reason: string): string 
   if (/EACCES|permission denied/i.test(reason)) {
     return `Roundhouse: \`${line}\` could not start: ${settings.command} is not executable. Make it executable (chmod +x) or set roundhouse.server.command to the roundhouse script.`;
   }
+  if (/Pending response rejected|connection got disposed|Connection is closed/i.test(reason)) {
+    reason = "it exited before it answered";
+  }
   return `Roundhouse: \`${line}\` stopped: ${reason}. See the Roundhouse output for what it said; check roundhouse.server.command and roundhouse.server.args `
     + `(with --no-start it needs a running hub: start one with \`roundhouse serve\`; it needs a JDK 21+: set ROUNDHOUSE_JAVA_HOME in roundhouse.server.env).`;
+}
+
+/** The part of vscode-languageclient's client that reports its errors (log, and a notification). */
+export interface ErrorReporter {
+  error(message: string, data?: unknown, showNotification?: boolean | "force"): void;
+}
+
+/**
+ * Makes the client log its errors without a notification of its own. A failed start is otherwise shown
+ * twice: the client's generic "couldn't create connection to server" (forced, whatever the options say) and
+ * the extension's sentence naming the setting to change. The extension shows its own, once, and closes it
+ * when the bridge runs again.
+ */
+export function quietErrors<C extends ErrorReporter>(client: C): C {
+  const report = client.error.bind(client);
+  client.error = (message: string, data?: unknown) => report(message, data, false);
+  return client;
 }

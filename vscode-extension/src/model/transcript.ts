@@ -16,6 +16,7 @@ export interface UserItem extends ItemBase { readonly kind: "user"; readonly tex
 export interface AssistantItem extends ItemBase { readonly kind: "assistant"; text: string; provisional: boolean }
 export interface ToolItem extends ItemBase {
   readonly kind: "tool";
+  readonly turn: number;
   readonly callId: string;
   readonly tool: string;
   readonly input: string;
@@ -23,6 +24,10 @@ export interface ToolItem extends ItemBase {
   result: string | undefined;
   isError: boolean;
   done: boolean;
+  /** Why the permission for this call was denied (it then never runs, and has no result). */
+  denied: string | undefined;
+  /** The turn ended with no result for this call (stopped, failed). */
+  interrupted: boolean;
 }
 export interface DecisionItem extends ItemBase {
   readonly kind: "decision";
@@ -229,8 +234,8 @@ export class TranscriptModel {
         return this.usage(key, event.seq, num(data.turn), data);
       case "turn.tool_call": {
         const item: ToolItem = {
-          kind: "tool", key, seq: event.seq, callId: text(data.call_id), tool: text(data.tool), input: text(data.input),
-          output: "", result: undefined, isError: false, done: false,
+          kind: "tool", key, seq: event.seq, turn: num(data.turn), callId: text(data.call_id), tool: text(data.tool), input: text(data.input),
+          output: "", result: undefined, isError: false, done: false, denied: undefined, interrupted: false,
         };
         this.tools.set(item.callId, item);
         this.push(item);
@@ -271,9 +276,18 @@ export class TranscriptModel {
         const d = (data.decision ?? {}) as Record<string, unknown>;
         return this.closeDecision(num(d.id), event.type === "decision.answered" ? "answered" : "expired", d.answer === undefined || d.answer === null ? undefined : text(d.answer));
       }
-      case "turn.permission_denied":
+      case "turn.permission_denied": {
+        // The call never runs, so no turn.tool_result comes: the call itself reads as denied.
+        const tool = this.tools.get(text(data.call_id));
+        if (tool && !tool.done) {
+          tool.done = true;
+          tool.isError = true;
+          tool.denied = text(data.reason) || "denied";
+          this.touch(tool);
+        }
         this.push({ kind: "marker", key, seq: event.seq, text: `Denied ${text(data.tool)}: ${text(data.reason)}`, tone: "error" });
         return true;
+      }
       case "turn.error":
         this.push({ kind: "marker", key, seq: event.seq, text: `Error: ${text(data.message)}`, tone: "error" });
         return true;
@@ -284,6 +298,7 @@ export class TranscriptModel {
         this.push({ kind: "marker", key, seq: event.seq, text: `Unattended: settings drift refused (${Array.isArray(data.files) ? data.files.map(text).join(", ") : ""})`, tone: "error" });
         return true;
       case "turn.context_trimmed":
+      case "turn.endpoint_silent":
         this.push({ kind: "marker", key, seq: event.seq, text: text(data.text), tone: "info" });
         return true;
       case "task.pruned":
@@ -291,6 +306,7 @@ export class TranscriptModel {
         return true;
       case "turn.ended": {
         this.provisional.delete(num(data.turn));
+        this.interruptCalls(num(data.turn));
         const status = text(data.status);
         const reason = data.reason ? `: ${text(data.reason)}` : "";
         this.push({ kind: "marker", key, seq: event.seq, text: `Turn ${num(data.turn)} ${status}${reason}`, tone: status === "completed" ? "ok" : status === "failed" ? "error" : "info" });
@@ -301,6 +317,17 @@ export class TranscriptModel {
         return true;
       default:
         return false; // task.*, turn.session, turn.result, … are not transcript lines
+    }
+  }
+
+  /** Calls of an ended turn that never got a result will not get one: they stop reading as running. */
+  private interruptCalls(turn: number): void {
+    for (const tool of this.tools.values()) {
+      if (tool.turn === turn && !tool.done) {
+        tool.done = true;
+        tool.interrupted = true;
+        this.touch(tool);
+      }
     }
   }
 
@@ -356,6 +383,18 @@ export class TranscriptModel {
     this.decisions.set(d.id, item);
     this.push(item);
     return true;
+  }
+
+  /**
+   * A decision closed (roundhouse/decisionClosed: answered elsewhere, expired), possibly before its stored
+   * event reaches this transcript: its line stops offering buttons. Answers whether the line changed.
+   */
+  decisionClosed(id: number, status: string, answer?: string): boolean {
+    const item = this.decisions.get(id);
+    if (!item || item.status !== "pending") {
+      return false;
+    }
+    return this.closeDecision(id, status === "answered" ? "answered" : "expired", answer);
   }
 
   private closeDecision(id: number, status: "answered" | "expired", answer: string | undefined): boolean {

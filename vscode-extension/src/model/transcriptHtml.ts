@@ -24,12 +24,14 @@ export function transcriptPage(options: PageOptions): string {
 <title>${escapeHtml(options.title)}</title>
 <style nonce="${options.nonce}">
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 12px; }
-  #state { position: sticky; top: 0; background: var(--vscode-editor-background); padding: 4px 0; opacity: .8; font-size: .9em; }
+  /* The header is opaque (no opacity: it would show the text scrolling under it) and above the items. */
+  #state { position: sticky; top: 0; z-index: 10; margin: 0 -12px; padding: 4px 12px; background-color: var(--vscode-editor-background, var(--vscode-sideBar-background, #1e1e1e)); color: var(--vscode-descriptionForeground); border-bottom: 1px solid var(--vscode-panel-border, transparent); font-size: .9em; }
   .item { margin: 6px 0; white-space: pre-wrap; word-break: break-word; }
   .user { border-left: 3px solid var(--vscode-textLink-foreground); padding-left: 8px; }
   .assistant.provisional { opacity: .75; }
   .marker { opacity: .7; font-size: .9em; }
-  .marker.error, .tool.error summary { color: var(--vscode-errorForeground); }
+  .marker.error, .tool.error summary, .tool.denied summary { color: var(--vscode-errorForeground); }
+  .tool.interrupted summary { opacity: .7; }
   .marker.ok { color: var(--vscode-testing-iconPassed); }
   details.tool { border: 1px solid var(--vscode-panel-border); border-radius: 3px; padding: 2px 6px; }
   details.tool pre { margin: 4px 0; max-height: 300px; overflow: auto; background: var(--vscode-textCodeBlock-background); }
@@ -103,9 +105,11 @@ export function transcriptPage(options: PageOptions): string {
       }
       case "usage": return el("div", "item usage", "Usage · " + item.text);
       case "tool": {
-        const d = el("details", "item tool" + (item.isError ? " error" : ""));
-        const mark = item.done ? (item.isError ? "✗" : "✓") : "…";
-        d.appendChild(el("summary", "", mark + " " + item.tool + "  " + item.input.slice(0, 120)));
+        const d = el("details", "item tool" + (item.denied ? " denied" : item.interrupted ? " interrupted" : item.isError ? " error" : ""));
+        const mark = item.denied ? "⊘" : item.interrupted ? "–" : item.done ? (item.isError ? "✗" : "✓") : "…";
+        const state = item.denied ? " (denied)" : item.interrupted ? " (no result: the turn ended)" : "";
+        d.appendChild(el("summary", "", mark + " " + item.tool + state + "  " + item.input.slice(0, 120)));
+        if (item.denied) d.appendChild(el("div", "marker error", "Denied: " + item.denied));
         d.appendChild(el("pre", "", item.input));
         if (item.output) d.appendChild(el("pre", "", item.output));
         if (item.result !== undefined && item.result !== item.output) d.appendChild(el("pre", "", item.result));
@@ -115,7 +119,11 @@ export function transcriptPage(options: PageOptions): string {
         const d = el("div", "item decision");
         d.appendChild(el("div", "", "⚑ " + item.title));
         if (item.detail) d.appendChild(el("div", "", item.detail));
-        if (item.status === "pending") {
+        if (item.status === "pending" && item.options.length === 0) {
+          const b = el("button", "", "Answer…");
+          b.addEventListener("click", () => vscode.postMessage({ type: "answerText", decision: item.decision }));
+          d.appendChild(b);
+        } else if (item.status === "pending") {
           item.options.forEach((option, i) => {
             const b = el("button", i === 0 ? "" : "secondary", labels[option] || option);
             b.addEventListener("click", () => vscode.postMessage({ type: "answer", decision: item.decision, option }));

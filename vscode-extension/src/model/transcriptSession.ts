@@ -24,12 +24,19 @@ export class TranscriptSession implements Disposable {
   private current: SessionState = "loading";
   private pagesRead = 0;
 
-  constructor(private readonly api: RoundhouseApi, readonly task: number, private readonly options: SessionOptions) {
+  constructor(private api: RoundhouseApi, readonly task: number, private readonly options: SessionOptions) {
     this.model = new TranscriptModel(task);
+    this.follow(api);
+  }
+
+  /** Listens to the task's events and connection states on `api` (and no longer on the one before). */
+  private follow(api: RoundhouseApi): void {
+    this.subscriptions.splice(0).forEach((s) => s.dispose());
+    this.api = api;
     this.subscriptions.push(
       api.onTaskEvent((event) => {
-        if (event.task_id === task && this.current !== "closed" && this.model.apply(event)) {
-          options.onChange();
+        if (event.task_id === this.task && this.current !== "closed" && this.model.apply(event)) {
+          this.options.onChange();
         }
       }),
       api.onTaskConnection((state) => this.connection(state)),
@@ -54,11 +61,15 @@ export class TranscriptSession implements Disposable {
 
   /**
    * After the bridge restarted (a new process has no watches): read what was stored meanwhile and watch
-   * again from the last seq applied.
+   * again from the last seq applied. `api` is the new client's when "Restart the Bridge" replaced the client
+   * (the old one is not running any more); the session follows it from now on.
    */
-  async reconnect(): Promise<void> {
+  async reconnect(api?: RoundhouseApi): Promise<void> {
     if (this.current === "closed") {
       return;
+    }
+    if (api !== undefined && api !== this.api) {
+      this.follow(api);
     }
     await this.readPages();
     await this.watch();

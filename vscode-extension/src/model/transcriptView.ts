@@ -10,6 +10,8 @@ export type ToWebview =
 
 export type FromWebview =
   | { readonly type: "answer"; readonly decision: number; readonly option: string }
+  /** "Answer…" on a question without options: the extension opens the input box. */
+  | { readonly type: "answerText"; readonly decision: number }
   | { readonly type: "showEarlier" }
   | { readonly type: "ready" };
 
@@ -21,6 +23,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
   switch (message.type) {
     case "answer":
       return typeof message.decision === "number" && typeof message.option === "string";
+    case "answerText":
+      return typeof message.decision === "number";
     case "showEarlier":
     case "ready":
       return true;
@@ -63,5 +67,41 @@ export class TranscriptWindow {
     const start = this.start;
     const items = this.model.window(start, this.model.size).filter((item) => keys.has(item.key));
     return items.length === 0 ? undefined : { type: "upsert", items, start, total: this.model.size };
+  }
+}
+
+/**
+ * What is sent to a webview that may not be listening yet. A webview drops every message posted before its
+ * script runs, so nothing is sent until it says "ready" (the handshake); then it gets a fresh window and the
+ * latest state line, which stand for everything held back (item updates before that are in the window). A
+ * webview that reloads says "ready" again and gets the same. Not thread-safe: used on the extension host's
+ * one thread.
+ */
+export class WebviewOutbox {
+  private listening = false;
+  private lastState: ToWebview | undefined;
+
+  constructor(private readonly window: TranscriptWindow, private readonly send: (message: ToWebview) => void) {}
+
+  get ready(): boolean {
+    return this.listening;
+  }
+
+  post(message: ToWebview): void {
+    if (message.type === "state") {
+      this.lastState = message;
+    }
+    if (this.listening) {
+      this.send(message);
+    }
+  }
+
+  /** The webview's script runs and listens: the whole window, then the latest state. */
+  opened(): void {
+    this.listening = true;
+    this.send(this.window.reset());
+    if (this.lastState) {
+      this.send(this.lastState);
+    }
   }
 }

@@ -337,3 +337,30 @@ export function mergeSummary(what: "merge" | "sync", view: MergeView): { readonl
 export function fileOfComment(state: ChangesState | undefined, comment: ReviewComment): FileChange | undefined {
   return state?.state === "loaded" ? state.diff.diff.files.find((f) => f.path === comment.path) : undefined;
 }
+
+/** The review comments on one line of a file, from every reviewer, oldest review first. */
+export interface CommentThreadView {
+  readonly path: string;
+  /** 1-based, in the task's version of the file. */
+  readonly line: number;
+  readonly comments: readonly { readonly author: string; readonly verdict: string; readonly body: string }[];
+}
+
+/**
+ * The review comments on `path`, one thread per line (get_review lists reviews newest first; a thread reads
+ * oldest first, as a conversation). Comments without a usable line are left out: the Reviews tree lists them.
+ */
+export function commentThreads(reviews: ReviewList, path: string): CommentThreadView[] {
+  const byLine = new Map<number, { author: string; verdict: string; body: string }[]>();
+  for (const review of [...reviews.reviews].reverse()) {
+    for (const comment of review.comments ?? []) {
+      if (comment.path !== path || !Number.isInteger(comment.line) || comment.line < 1) {
+        continue;
+      }
+      const thread = byLine.get(comment.line) ?? [];
+      thread.push({ author: review.reviewer, verdict: verdictLabel(review.verdict), body: comment.body });
+      byLine.set(comment.line, thread);
+    }
+  }
+  return [...byLine.entries()].sort(([a], [b]) => a - b).map(([line, comments]) => ({ path, line, comments }));
+}

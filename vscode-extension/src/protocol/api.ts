@@ -15,6 +15,8 @@ export interface NewTask {
   readonly project: string;
   readonly title: string;
   readonly description?: string;
+  /** The column; backlog when absent. */
+  readonly status?: TaskStatus;
 }
 
 export interface TaskEdit {

@@ -5,6 +5,8 @@ import { BoardModel, BoardNode, isWorkspaceNode } from "../model/board";
 export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
   private readonly changed = new vscode.EventEmitter<BoardNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** The view showing this tree (createTreeView), for revealing a task. */
+  view: vscode.TreeView<BoardNode> | undefined;
 
   constructor(private readonly model: BoardModel) {}
 
@@ -20,6 +22,23 @@ export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
     return [...this.model.children(node)];
   }
 
+  getParent(node: BoardNode): BoardNode | undefined {
+    return this.model.parent(node);
+  }
+
+  /**
+   * Shows a task (a just-filed one): its project and column unfold and it is selected, without taking the
+   * focus. Answers whether the board holds it.
+   */
+  async reveal(task: number): Promise<boolean> {
+    const node = this.model.taskNode(task);
+    if (!node || !this.view) {
+      return false;
+    }
+    await this.view.reveal(node, { select: true, focus: false, expand: false });
+    return true;
+  }
+
   getTreeItem(node: BoardNode): vscode.TreeItem {
     const view = this.model.view(node);
     const state = !view.expandable
@@ -31,6 +50,7 @@ export class BoardTreeProvider implements vscode.TreeDataProvider<BoardNode> {
     item.tooltip = view.tooltip;
     item.contextValue = view.contextValue;
     item.iconPath = new vscode.ThemeIcon(view.icon);
+    item.accessibilityInformation = { label: view.ariaLabel ?? [view.label, view.description].filter((s) => s).join(", ") };
     if (node.kind === "task") {
       item.command = { command: "roundhouse.openTranscript", title: "Open Transcript", arguments: [node] };
     } else if (node.kind === "file" || node.kind === "comment") {

@@ -88,10 +88,25 @@ test("the .vsix holds the manifest, the bundled main and the README, and contrib
       }
     }
   }
-  for (const setting of ["roundhouse.server.command", "roundhouse.server.args", "roundhouse.server.env", "roundhouse.decisions.prompt", "roundhouse.transcript.pageSize"]) {
+  for (const setting of ["roundhouse.hub.url", "roundhouse.server.command", "roundhouse.server.args", "roundhouse.server.env", "roundhouse.decisions.prompt", "roundhouse.transcript.pageSize"]) {
     assert.ok(setting in manifest.contributes.configuration.properties, setting);
   }
   assert.ok(!("keybindings" in manifest.contributes), "no default keybindings");
+});
+
+test("the extension activates only on use (its views, commands, terminal profile) or a workspace's opt-in, and the board welcomes a hub", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Manifest & {
+    activationEvents: string[];
+    contributes: { viewsWelcome: { view: string; contents: string; when?: string }[] };
+  };
+  assert.ok(!manifest.activationEvents.includes("onStartupFinished") && !manifest.activationEvents.includes("*"), "not in every window");
+  assert.deepEqual(manifest.activationEvents, ["onTerminalProfile:roundhouse.terminal", "workspaceContains:.vscode/roundhouse.json"]);
+  const welcome = manifest.contributes.viewsWelcome.filter((w) => w.view === "roundhouse.board");
+  const offline = welcome.find((w) => /Connect to a Hub/.test(w.contents));
+  assert.ok(offline, "a welcome with Connect");
+  assert.match(offline.contents, /\[Connect to a Hub\]\(command:roundhouse\.signIn\)/);
+  assert.match(offline.contents, /\[Start Local Hub\]\(command:roundhouse\.startLocalHub\)/);
+  assert.match(offline.when ?? "", /roundhouse\.connection != connected/);
 });
 
 test("the Schedules and Runbooks views have their refresh, item actions by context value, and destructive commands only in the context menu", () => {

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { DecisionBook, approveOption, decisionContext, decisionDetail, denyOption, optionLabel, proposalView } from "../../src/model/decisions";
 import { launchProblem, launchSettings } from "../../src/model/launch";
 import { Decision } from "../../src/protocol/types";
+import { DecisionDocuments } from "../../src/views/decisionDocuments";
+import { Uri } from "vscode";
 
 const permission: Decision = {
   id: 1, kind: "permission", title: "Bash", message: "Run: make deploy", options: ["allow_once", "allow_always", "deny"], task_id: 7, status: "pending",
@@ -71,4 +73,16 @@ test("launch settings are checked with the setting named, and a missing command 
   const message = launchProblem(launchSettings("roundhouse", ["lsp"], {}), "spawn roundhouse ENOENT");
   assert.match(message, /roundhouse\.server\.command/);
   assert.match(message, /README/);
+});
+
+test("a decision's details open as a read-only document of its own (an untitled one asked to be saved)", () => {
+  const documents = new DecisionDocuments();
+  const first = documents.uri(1, decisionDetail(permission), false);
+  const second = documents.uri(2, "--- before\n+++ after\n", true);
+  assert.equal(first.scheme, "roundhouse-decision");
+  assert.match(first.path, /decision-1\.txt$/);
+  assert.match(second.path, /decision-2\.diff$/, "a proposal's change opens as a diff");
+  assert.equal(documents.provideTextDocumentContent(first), decisionDetail(permission));
+  assert.equal(documents.provideTextDocumentContent(second), "--- before\n+++ after\n");
+  assert.match(documents.provideTextDocumentContent(Uri.parse("roundhouse-decision:/decision-9.txt")), /no longer kept/);
 });

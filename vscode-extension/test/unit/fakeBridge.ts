@@ -11,6 +11,17 @@ export class FakeBridge implements RpcConnection {
   private readonly handlers = new Map<string, (params: unknown) => void>();
   private seq = 0;
   answers: Record<string, (params: Record<string, unknown>) => unknown> = {};
+  /** A stopped client refuses every request, as vscode-languageclient does once disposed. */
+  stopped = false;
+
+  /** "Restart the Bridge": this client stops; the new one answers from the same hub (the same log). */
+  restart(): FakeBridge {
+    this.stopped = true;
+    const next = new FakeBridge();
+    next.log.push(...this.log);
+    next.seq = this.seq;
+    return next;
+  }
 
   /** Appends a stored event for task 7 and returns it (not delivered: use push for live ones). */
   store(type: string, data: Record<string, unknown>, task = 7): HubEvent {
@@ -26,6 +37,9 @@ export class FakeBridge implements RpcConnection {
 
   sendRequest<R>(method: string, params: object): Promise<R> {
     const p = params as Record<string, unknown>;
+    if (this.stopped) {
+      return Promise.reject(new Error("Client is not running"));
+    }
     this.requests.push({ method, params: p });
     if (this.answers[method]) {
       return Promise.resolve(this.answers[method](p) as R);

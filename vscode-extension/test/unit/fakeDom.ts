@@ -73,8 +73,19 @@ function clone(message: unknown): unknown {
   return JSON.parse(JSON.stringify(message));
 }
 
-/** Runs the page's inline script; `send` delivers a message as the extension's postMessage would. */
-export function runPage(html: string): { readonly items: FakeElement; readonly posted: unknown[]; send(message: unknown): void } {
+export interface Page {
+  readonly items: FakeElement;
+  /** The sticky header line. */
+  readonly state: FakeElement;
+  readonly posted: unknown[];
+  send(message: unknown): void;
+}
+
+/**
+ * Runs the page's inline script; `send` delivers a message as the extension's postMessage would, and what the
+ * page posts is recorded and handed to `onPost` (the extension's onDidReceiveMessage).
+ */
+export function runPage(html: string, onPost: (message: unknown) => void = () => undefined): Page {
   const script = /<script nonce="[^"]*">([\s\S]*)<\/script>/.exec(html);
   if (!script) {
     throw new Error("the page has no inline script");
@@ -83,9 +94,9 @@ export function runPage(html: string): { readonly items: FakeElement; readonly p
   const windowListeners = new Map<string, (event: { data: unknown }) => void>();
   const posted: unknown[] = [];
   vm.runInNewContext(script[1], {
-    acquireVsCodeApi: () => ({ postMessage: (message: unknown) => posted.push(clone(message)) }),
+    acquireVsCodeApi: () => ({ postMessage: (message: unknown) => { posted.push(clone(message)); onPost(clone(message)); } }),
     document: { createElement: (tag: string) => new FakeElement(tag), getElementById: (id: string) => elements.get(id), body: { scrollHeight: 0 } },
     window: { innerHeight: 0, scrollY: 0, scrollTo: () => undefined, addEventListener: (type: string, l: (event: { data: unknown }) => void) => windowListeners.set(type, l) },
   });
-  return { items: elements.get("items")!, posted, send: (message) => windowListeners.get("message")!({ data: clone(message) }) };
+  return { items: elements.get("items")!, state: elements.get("state")!, posted, send: (message) => windowListeners.get("message")!({ data: clone(message) }) };
 }

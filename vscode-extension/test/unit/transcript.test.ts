@@ -186,11 +186,13 @@ test("unattended refusals, a trimmed context and a pruned transcript each show a
   model.apply(event(2, "turn.drift_refused", { turn: 1, driver: "claude", files: [".claude/settings.json"] }));
   model.apply(event(3, "turn.context_trimmed", { turn: 1, text: "Left the 3 oldest exchanges out" }));
   model.apply(event(4, "task.pruned", { events: 120, bytes: 5000, first_seq: 1, last_seq: 300, days: 30 }));
+  model.apply(event(5, "turn.endpoint_silent", { turn: 1, silent_seconds: 45, ends_in_seconds: 135, text: "codex has had no answer from its model for 45 s" }));
   const texts = model.items.map((item) => (item as { text?: string }).text);
   assert.deepEqual(texts, [
     'Unattended: the agent asked "Which branch?" and no one is there to answer',
     "Unattended: settings drift refused (.claude/settings.json)",
     "Left the 3 oldest exchanges out",
     "Transcript pruned by the retention policy: 120 events removed",
+    "codex has had no answer from its model for 45 s",
   ]);
 });

@@ -61,3 +61,16 @@ test("the page folds a thought under 'Thinking…', shows the plan as a checklis
   assert.equal(newTool.open, true, "the tool the user unfolded is still open with its output");
   assert.ok(newTool.textContent.includes("built\n"));
 });
+
+test("defect 5: the sticky header is opaque and above the items", () => {
+  const html = transcriptPage({ title: "#7", nonce: "n0nce", cspSource: "vscode-resource:", labels: {} });
+  const rule = /#state\s*\{([^}]*)\}/.exec(html);
+  assert.ok(rule, "a rule for the header");
+  const declarations = new Map(rule[1].split(";").map((d) => d.split(":").map((p) => p.trim())).filter((d) => d.length >= 2)
+    .map(([name, ...value]) => [name, value.join(":")]));
+  assert.equal(declarations.get("position"), "sticky");
+  assert.match(declarations.get("background-color") ?? "", /^var\(--vscode-editor-background, /, "the editor's background, with a fallback");
+  assert.ok(Number(declarations.get("z-index")) > 0, "above the items (details, pre with overflow)");
+  assert.ok(!declarations.has("opacity"), "no opacity: the header would be see-through");
+  assert.ok(!/#state[^{]*\{[^}]*\}[\s\S]*#state\s*\{/.test(html), "one rule, not overridden later");
+});

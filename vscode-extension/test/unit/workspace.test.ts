@@ -7,17 +7,18 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { commands, recorder, Range, ThemeIcon, TreeItem, Uri } from "../stub/vscode";
+import { commands, CommentThreadCollapsibleState, recorder, Range, ThemeIcon, TreeItem, Uri } from "../stub/vscode";
 import { BoardModel, BoardNode } from "../../src/model/board";
 import { DecisionBook } from "../../src/model/decisions";
 import { DIFF_SCHEME, diffPlan, parseSide, sideContent, sideUri } from "../../src/model/diffSides";
 import { formatLogLine, LogFollower, Timers } from "../../src/model/serviceLogs";
-import { changesSummary, hubModules, mergeSummary, WorkspaceModel, WorkspaceNode } from "../../src/model/workspace";
+import { changesSummary, commentThreads, hubModules, mergeSummary, WorkspaceModel, WorkspaceNode } from "../../src/model/workspace";
 import { RoundhouseApi } from "../../src/protocol/api";
 import { Board, FileChange, LogLine, ServiceList, TaskDiff, TaskWorkspace } from "../../src/protocol/types";
 import { BoardTreeProvider } from "../../src/views/boardTree";
 import { DiffContentProvider } from "../../src/views/diffContent";
 import { ServiceLogChannels } from "../../src/views/serviceLogChannels";
+import { ReviewComments } from "../../src/views/reviewComments";
 import { registerWorkspaceCommands, WorkspaceFace } from "../../src/workspaceCommands";
 import { WORKSPACE_COMMAND_IDS } from "../../src/commands-ids";
 import { FakeBridge } from "./fakeBridge";
@@ -496,4 +497,50 @@ test("the log follower reads on past a full page, formats stderr, and stops with
   assert.equal(follower.following, false);
   assert.equal(timers.active, 0);
   assert.equal(formatLogLine({ offset: 0, stream: "stderr", text: "boom" }), "[stderr] boom");
+});
+
+test("the reviews' comments show in the diff editor as read-only threads on the task's side, one per line, replaced when shown again", async () => {
+  const { face, bridge } = await setup({
+    ...standard,
+    get_review: () => ({
+      task: 7, state: "changes_requested", reviews: [
+        { task: 7, reviewer: "user", verdict: "request_changes", summary: "rename it", comments: [{ path: "src/app.ts", line: 3, body: "call it start" }, { path: "README.md", line: 1, body: "other file" }] },
+        { task: 7, reviewer: "agent:9", verdict: "approve", summary: "fine", comments: [{ path: "src/app.ts", line: 3, body: "agreed" }, { path: "src/app.ts", line: 1, body: "header?" }, { path: "src/app.ts", line: 0, body: "no line" }] },
+      ],
+    }),
+  });
+  const reviewComments = new ReviewComments();
+  const context = { subscriptions: [] as { dispose(): unknown }[] };
+  registerWorkspaceCommands(context, { ...face, reviewComments });
+  try {
+    await commands.executeCommand("roundhouse.openChange", { kind: "file", task: deploy, file: files[0] } satisfies WorkspaceNode);
+    const threads = recorder.commentThreads;
+    assert.deepEqual(threads.map((t) => [t.uri.fsPath, t.range.startLine, t.label]), [
+      [path.join("/wt/web/7", "src", "app.ts"), 0, "Review · src/app.ts:1"],
+      [path.join("/wt/web/7", "src", "app.ts"), 2, "Review · src/app.ts:3"],
+    ], "one thread per line of this file, 0-based ranges, on the worktree file");
+    assert.deepEqual(threads[1].comments.map((c) => [c.author.name, c.label, c.body]), [
+      ["agent:9", "approved", "agreed"], ["user", "changes requested", "call it start"],
+    ], "oldest review first, each comment with its reviewer and verdict");
+    assert.ok(threads.every((t) => !t.canReply && t.collapsibleState === CommentThreadCollapsibleState.Expanded));
+
+    await commands.executeCommand("roundhouse.openChange", { kind: "file", task: deploy, file: files[0] } satisfies WorkspaceNode);
+    assert.ok(threads.slice(0, 2).every((t) => t.disposed), "shown again: the old threads go");
+    assert.equal(recorder.commentThreads.filter((t) => !t.disposed).length, 2);
+    assert.equal(calls(bridge, "get_review").length, 1, "the reviews are read once until an event makes them stale");
+  } finally {
+    context.subscriptions.forEach((s) => s.dispose());
+    reviewComments.dispose();
+  }
+  assert.ok(recorder.commentThreads.every((t) => t.disposed), "disposing removes every thread");
+});
+
+test("comment threads: get_review's comments grouped by line for one file", () => {
+  const threads = commentThreads({
+    task: 7, state: "none", reviews: [
+      { task: 7, reviewer: "b", verdict: "approve", comments: [{ path: "a.ts", line: 2, body: "later" }] },
+      { task: 7, reviewer: "a", verdict: "request_changes", comments: [{ path: "a.ts", line: 2, body: "first" }, { path: "b.ts", line: 2, body: "elsewhere" }] },
+    ],
+  }, "a.ts");
+  assert.deepEqual(threads, [{ path: "a.ts", line: 2, comments: [{ author: "a", verdict: "changes requested", body: "first" }, { author: "b", verdict: "approved", body: "later" }] }]);
 });

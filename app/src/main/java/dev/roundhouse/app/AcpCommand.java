@@ -33,6 +33,11 @@ final class AcpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return EditorFace.run(context, spec.commandLine().getErr(), "acp", "ACP", noStart, AcpAgent::serve);
+    return serve(context, spec.commandLine().getErr(), noStart);
+  }
+
+  /** Serves ACP on stdin and stdout until the editor closes it (with or without picocli: see {@link FaceStart}). */
+  static int serve(Context context, java.io.PrintWriter err, boolean noStart) {
+    return EditorFace.run(context, err, "acp", "ACP", noStart, AcpAgent::serve);
   }
 }

@@ -53,10 +53,23 @@ final class BackgroundHub {
     }
     line.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     line.add("-Xmx512m");
-    line.add("--enable-native-access=ALL-UNNAMED");
-    line.add("-cp");
-    line.add(System.getProperty("java.class.path"));
-    line.add(Main.class.getName());
+    line.add("-Xms64m"); // as the launcher (its comment says why)
+    if (Runtime.version().feature() >= 23) {
+      line.add("--sun-misc-unsafe-memory-access=allow"); // as the launcher: no Unsafe warning in hub.log (JDK 24+)
+    }
+    List<String> cache = StartCache.jvmOptions();
+    if (cache.isEmpty()) {
+      line.add("--enable-native-access=ALL-UNNAMED");
+      line.add("-cp");
+      line.add(System.getProperty("java.class.path"));
+      line.add(Main.class.getName());
+    } else {
+      // Started by the launcher, from its start cache: the same cache, and the jar started as the launcher starts it
+      // (-jar, whose manifest enables native access), since the cache holds only for the options it was made with.
+      line.addAll(cache);
+      line.add("-jar");
+      line.add(System.getProperty("java.class.path"));
+    }
     line.add("serve");
     ProcessBuilder builder = new ProcessBuilder(line).directory(context.workingDirectory().toFile());
     builder.environment().clear();

@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
     name = "bench",
     description = "Measure durable event append+publish: group commit vs one transaction per event.",
     mixinStandardHelpOptions = true,
-    subcommands = {BenchTurnsCommand.class, BenchMcpCommand.class, BenchSchedulerCommand.class})
+    subcommands = {BenchTurnsCommand.class, BenchMcpCommand.class, BenchSchedulerCommand.class, BenchServicesCommand.class,
+        BenchWorkspaceCommand.class, BenchStartCommand.class})
 final class BenchCommand implements Callable<Integer> {
   private final Context context;
 

@@ -4,6 +4,7 @@ import dev.roundhouse.hub.OperationCatalog;
 import dev.roundhouse.hub.ops.OperationDescriptor;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.calendaragent.CalendarExtension;
+import dev.roundhouse.mcpserver.oauth.McpAuthorization;
 import dev.roundhouse.services.hub.ServicesExtension;
 import dev.roundhouse.workspace.hub.WorkspaceExtension;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.List;
 
 /**
  * Every operation the {@code roundhouse serve} hub offers, described without opening one: the hub's own
- * ({@link OperationCatalog}) and the calendar's, the workspace's and the services' modules'. What {@code roundhouse ops} prints and
+ * ({@link OperationCatalog}) and the calendar's, the workspace's and the services' modules', and the MCP authorization server's. What {@code roundhouse ops} prints and
  * {@code docs/operations.md} holds. Stateless.
  */
 final class Catalog {
@@ -23,6 +24,7 @@ final class Catalog {
     CalendarExtension.describe(modules);
     WorkspaceExtension.describe(modules);
     ServicesExtension.describe(modules);
+    McpAuthorization.describe(modules);
     List<OperationDescriptor> all = new ArrayList<>(OperationCatalog.describe());
     all.addAll(modules.list());
     all.sort(Comparator.comparing(OperationDescriptor::name));

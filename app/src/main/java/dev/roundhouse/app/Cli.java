@@ -17,9 +17,27 @@ import picocli.CommandLine.ParseResult;
 final class Cli {
   private Cli() {}
 
-  /** The command tree, writing command output to {@code out} and diagnostics to {@code err}. */
+  /** The whole command tree, writing command output to {@code out} and diagnostics to {@code err}. */
   static CommandLine commandLine(Context context, PrintWriter out, PrintWriter err) {
-    CommandLine commandLine = new CommandLine(RoundhouseCommand.class, new CommandFactory(context));
+    return commandLine(context, out, err, (String[]) null);
+  }
+
+  /**
+   * The command tree for a run of {@code args}: when the first argument names a command, only that command's
+   * branch (what the run needs, and all of it: its options, its subcommands, its help); otherwise every command,
+   * for the top-level help, {@code help <command>}, {@code completion}, the version and the usage errors that list
+   * or suggest commands.
+   */
+  static CommandLine commandLine(Context context, PrintWriter out, PrintWriter err, String... args) {
+    CommandFactory factory = new CommandFactory(context);
+    CommandLine commandLine = new CommandLine(RoundhouseCommand.class, factory);
+    Class<?> named = args != null && args.length > 0 ? RoundhouseCommand.COMMANDS.get(args[0]) : null;
+    Class<?> only = named == null || RoundhouseCommand.WHOLE_TREE.contains(named) ? null : named;
+    RoundhouseCommand.COMMANDS.forEach((name, type) -> {
+      if (only == null || only == type) {
+        commandLine.addSubcommand(name, new CommandLine(type, factory));
+      }
+    });
     commandLine.setOut(out);
     commandLine.setErr(err);
     commandLine.setExecutionExceptionHandler(Cli::report);
@@ -29,7 +47,7 @@ final class Cli {
   /** Runs {@code args} and returns the exit status. */
   static int run(Context context, PrintWriter out, PrintWriter err, String... args) {
     try {
-      return commandLine(context, out, err).execute(args);
+      return commandLine(context, out, err, args).execute(args);
     } finally {
       out.flush();
       err.flush();
@@ -48,7 +66,11 @@ final class Cli {
   }
 
   private static int report(Exception failure, CommandLine command, ParseResult parsed) {
-    PrintWriter err = command.getErr();
+    return report(failure, command.getErr());
+  }
+
+  /** Reports a command's failure on {@code err} as the CLI does, and returns the exit status. */
+  static int report(Exception failure, PrintWriter err) {
     int status;
     if (failure instanceof CliFailure known) {
       err.println("roundhouse: " + known.getMessage());

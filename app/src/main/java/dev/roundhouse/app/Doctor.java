@@ -3,6 +3,7 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AuthStatus;
 import dev.roundhouse.hub.core.Json;
@@ -32,7 +33,7 @@ import java.util.concurrent.Future;
 
 /**
  * The checks behind {@code roundhouse doctor}, in order: Java, home folder, database, token, hub, the running hub's scheduler, port,
- * and the agent CLIs. Each names what it found. Thread-safe: no shared state; the agent probes run in
+ * how turns' processes are contained, and the agent CLIs. Each names what it found. Thread-safe: no shared state; the agent probes run in
  * parallel on virtual threads.
  */
 final class Doctor {
@@ -68,6 +69,7 @@ final class Doctor {
       checks.add(hub.check());
       hub.health().ifPresent(health -> checks.add(scheduler(health)));
       checks.add(port(config, hubUrl));
+      checks.add(processes(config, hub.health()));
       checks.addAll(agents(config));
     }
     return checks;
@@ -222,6 +224,42 @@ final class Doctor {
           "port",
           port + " on 127.0.0.1 is in use by another program (" + e.getMessage() + "); set ROUNDHOUSE_PORT or pass --port to serve");
     }
+  }
+
+  /**
+   * The {@code processes} check: how the processes of turns are contained, as the running hub reports it in
+   * {@code /api/health}, or as a hub started now would find this machine (probed here: a cgroup is made and
+   * removed). Ok when the kernel itself ends them (a cgroup, or a parent-death signal); a warning when only the
+   * run marker and process groups are left, which a process that clears its environment and leaves its group
+   * escapes until the next boot.
+   */
+  static Check processes(HubConfig config, Optional<JsonNode> health) {
+    String active;
+    String cgroup;
+    String parentDeath;
+    String source;
+    JsonNode reported = health.map(h -> h.path("processes")).filter(JsonNode::isObject).orElse(null);
+    if (reported != null) {
+      active = reported.path("active").asText();
+      cgroup = reported.path("cgroup").asText();
+      parentDeath = reported.path("parent_death").asText();
+      source = "the running hub";
+    } else {
+      Containment containment = Containment.detect(config.home(), config.clock());
+      try {
+        active = containment.mechanisms().summary();
+        cgroup = containment.mechanisms().cgroupNote();
+        parentDeath = containment.mechanisms().parentDeathNote();
+        source = "a hub started now";
+      } finally {
+        containment.close();
+      }
+    }
+    String detail = active + " (" + source + "; cgroup: " + cgroup + "; parent death: " + parentDeath + ")";
+    return active.contains("cgroup") || active.contains("parent-death")
+        ? Check.ok("processes", detail)
+        : Check.warn("processes", detail + "; a process that clears its environment and leaves its group survives a stop"
+            + " until the next boot");
   }
 
   /**

@@ -33,6 +33,11 @@ final class LspCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return EditorFace.run(context, spec.commandLine().getErr(), "lsp", "LSP", noStart, (in, out, hub) -> LspBridge.serve(in, out, hub, LspBridge.Settings.DEFAULTS));
+    return serve(context, spec.commandLine().getErr(), noStart);
+  }
+
+  /** Serves LSP on stdin and stdout until the editor closes it (with or without picocli: see {@link FaceStart}). */
+  static int serve(Context context, java.io.PrintWriter err, boolean noStart) {
+    return EditorFace.run(context, err, "lsp", "LSP", noStart, (in, out, hub) -> LspBridge.serve(in, out, hub, LspBridge.Settings.DEFAULTS));
   }
 }

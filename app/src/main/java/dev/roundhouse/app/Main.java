@@ -2,6 +2,7 @@ package dev.roundhouse.app;
 
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.util.OptionalInt;
 
 /**
  * The {@code roundhouse} command's entry point: runs the command tree on this process's environment and
@@ -18,6 +19,12 @@ public final class Main {
     }
     PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, System.out.charset()), true);
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, System.err.charset()), true);
-    System.exit(Cli.run(Context.ofProcess(), out, err, args));
+    Context context = Context.ofProcess();
+    // The commands that start often and are timed (the stdio faces, serve) skip picocli in their plain forms.
+    OptionalInt quick = FaceStart.run(context, out, err, args);
+    if (quick.isEmpty()) {
+      quick = ServeStart.run(context, err, args);
+    }
+    System.exit(quick.isPresent() ? quick.getAsInt() : Cli.run(context, out, err, args));
   }
 }

@@ -1,5 +1,7 @@
 package dev.roundhouse.app;
 
+import dev.roundhouse.hub.HomeLock;
+import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.mcpserver.HubLocator;
 import dev.roundhouse.mcpserver.McpServers;
 import java.io.PrintWriter;
@@ -39,9 +41,22 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter err = spec.commandLine().getErr();
-    HubEndpoint endpoint = BackgroundHub.locateOrStart(context, err, "mcp", noStart);
+    return serve(context, spec.commandLine().getOut(), spec.commandLine().getErr(), noStart);
+  }
+
+  /**
+   * Relays stdin and {@code out} to the hub until stdin closes (what {@code roundhouse mcp} runs, with or without
+   * picocli: see {@link FaceStart}). When a hub holds the home's lock, the relay answers the client's
+   * {@code initialize} itself and finds the hub's URL after that; otherwise it finds the hub (or starts one, or
+   * fails with exit 3 under {@code noStart}) first, as before.
+   */
+  static int serve(Context context, PrintWriter out, PrintWriter err, boolean noStart) {
     HubLocator locator = mayStart -> BackgroundHub.locateOrStart(context, err, "mcp", noStart || !mayStart).url();
-    return McpServers.bridgeStdio(endpoint.url(), locator, endpoint.home(), context.stdin(), spec.commandLine().getOut());
+    HubConfig config = context.hubConfig();
+    if (context.variable(HubEndpoint.URL_VARIABLE).isEmpty() && HomeLock.isHeld(config.lockFile())) {
+      return McpServers.bridgeStdio(null, locator, config.home(), context.stdin(), out);
+    }
+    HubEndpoint endpoint = BackgroundHub.locateOrStart(context, err, "mcp", noStart);
+    return McpServers.bridgeStdio(endpoint.url(), locator, endpoint.home(), context.stdin(), out);
   }
 }

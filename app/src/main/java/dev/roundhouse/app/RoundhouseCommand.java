@@ -1,7 +1,12 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.hub.Hub;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -14,8 +19,14 @@ import picocli.CommandLine.Spec;
     name = "roundhouse",
     mixinStandardHelpOptions = true,
     versionProvider = RoundhouseCommand.Version.class,
-    description = "A headless hub for coding agents. See docs/cli.md.",
-    subcommands = {
+    description = "A headless hub for coding agents. See docs/cli.md.")
+final class RoundhouseCommand implements Runnable {
+  /**
+   * The commands, in the order help lists them. {@link Cli} adds them to the tree itself (not through
+   * {@code @Command(subcommands)}), so a run of one of them builds only its own branch: picocli reads every
+   * command's annotations reflectively, which cost a stdio face most of a second of CPU when it built all.
+   */
+  static final Map<String, Class<?>> COMMANDS = commands(
       ServeCommand.class,
       ProjectCommand.class,
       TaskCommand.class,
@@ -24,6 +35,8 @@ import picocli.CommandLine.Spec;
       RunbookCommand.class,
       ScheduleCommand.class,
       McpCommand.class,
+      McpClientCommand.class,
+      DecisionsCommand.class,
       EventsCommand.class,
       OpsCommand.class,
       DoctorCommand.class,
@@ -31,14 +44,27 @@ import picocli.CommandLine.Spec;
       RunCommand.class,
       DemoCommand.class,
       LspCommand.class,
-      AcpCommand.class
-    })
-final class RoundhouseCommand implements Runnable {
+      AcpCommand.class,
+      CompletionCommand.class,
+      HelpCommand.class,
+      StartTrainingCommand.class);
+
+  /** The commands that need the whole tree whatever follows them: help about another command, completion of all. */
+  static final Set<Class<?>> WHOLE_TREE = Set.of(CompletionCommand.class, HelpCommand.class);
+
   @Spec CommandSpec spec;
 
   @Override
   public void run() {
     throw Cli.missingCommand(spec);
+  }
+
+  private static Map<String, Class<?>> commands(Class<?>... types) {
+    Map<String, Class<?>> byName = new LinkedHashMap<>();
+    for (Class<?> type : types) {
+      byName.put(type.getAnnotation(Command.class).name(), type);
+    }
+    return Collections.unmodifiableMap(byName);
   }
 
   /** {@code roundhouse <version> (Java <version>)}. Stateless. */

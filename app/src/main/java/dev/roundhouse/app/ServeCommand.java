@@ -1,12 +1,17 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.calendaragent.CalendarExtension;
+import dev.roundhouse.mcpserver.oauth.AuthorizationSettings;
+import dev.roundhouse.mcpserver.oauth.McpAuthorization;
 import dev.roundhouse.calendaragent.CalendarSource;
 import dev.roundhouse.calendaragent.ConversationSettings;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.http.HubServer;
+import dev.roundhouse.lspbridge.lsp.LspBridge;
+import dev.roundhouse.lspbridge.lsp.LspWebSocket;
 import dev.roundhouse.mcpserver.McpServers;
 import dev.roundhouse.services.hub.ServicesExtension;
 import dev.roundhouse.services.hub.ServicesSettings;
@@ -15,6 +20,7 @@ import dev.roundhouse.workspace.hub.WorkspaceSettings;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -25,12 +31,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code roundhouse serve}: the hub in the foreground, with the MCP endpoint at {@code /mcp}. Settings come from the {@code ROUNDHOUSE_*} variables,
+ * {@code roundhouse serve}: the hub in the foreground, with the MCP endpoint at {@code /mcp} and the LSP bridge's
+ * WebSocket at {@code /api/lsp}. Settings come from the {@code ROUNDHOUSE_*} variables,
  * then the flags. Prints one line when listening, and stops cleanly (server, then hub) on SIGTERM or
  * SIGINT, exiting 0. Exits 4 when another hub holds the home, 5 when the hub cannot start.
  *
- * <p>Not thread-safe: picocli fills it and runs it once; the main thread waits in {@link #call()} until a
- * stop is requested.
+ * <p>Not thread-safe: picocli fills it and runs it once; the main thread waits in {@link #serve} until a stop is
+ * requested.
  */
 @Command(
     name = "serve",
@@ -66,22 +73,26 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    PrintWriter err = spec.commandLine().getErr();
+    return serve(context, spec.commandLine().getErr(), port, bind, allowRemote);
+  }
+
+  /**
+   * Runs the hub until a stop is requested (with or without picocli: see {@link ServeStart}); {@code port} and
+   * {@code bind} may be null (the environment's, else the defaults). Returns the exit status.
+   */
+  static int serve(Context context, PrintWriter err, Integer port, String bind, boolean allowRemote) throws InterruptedException {
     HubConfig config;
     try {
-      config = configure();
+      config = configure(context, port, bind, allowRemote);
       HubServer.checkBind(config); // options first: a refused start leaves the home untouched
     } catch (RoundhouseException e) {
       return refuse(err, ExitCode.CANNOT_START, e.getMessage());
     }
     Hub hub;
+    McpAuthorization authorization;
     try {
-      hub = Hub.open(config, Drivers.all(context, config),
-          List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
-              ConversationSettings.load(config.home(), context.env()), null, context.env()),
-              // The workspace places a task's turns in its worktree before the services add the project's ports.
-              new WorkspaceExtension(WorkspaceSettings.load(config.home(), context.env())),
-              new ServicesExtension(ServicesSettings.load(context.env()))));
+      authorization = new McpAuthorization(AuthorizationSettings.load(context.env()));
+      hub = openHub(context, config, authorization);
     } catch (RoundhouseException.HomeLocked e) {
       return refuse(err, ExitCode.HOME_LOCKED, e.getMessage());
     } catch (RoundhouseException | UncheckedIOException e) {
@@ -89,7 +100,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     HubServer server;
     try {
-      server = HubServer.start(hub, Duration.ofSeconds(15), List.of(McpServers.streamableHttp(hub)));
+      server = startServer(hub, authorization);
     } catch (RoundhouseException | UncheckedIOException e) {
       hub.close();
       return refuse(err, ExitCode.CANNOT_START, e.getMessage());
@@ -112,7 +123,29 @@ final class ServeCommand implements Callable<Integer> {
     return ExitCode.OK.status();
   }
 
-  private HubConfig configure() {
+  /** The hub as {@code serve} runs it: every driver and extension, for {@code config}. */
+  static Hub openHub(Context context, HubConfig config, McpAuthorization authorization) {
+    return Hub.open(config, Drivers.all(context, config),
+        List.of(new CalendarExtension(CalendarSource.load(config.home(), context.env()),
+            ConversationSettings.load(config.home(), context.env()), null, context.env()),
+            // The workspace places a task's turns in its worktree before the services add the project's ports.
+            new WorkspaceExtension(WorkspaceSettings.load(config.home(), context.env())),
+            new ServicesExtension(ServicesSettings.load(context.env())),
+            // MCP clients that sign in (OAuth) instead of sending the mcp-token: its routes are mounted by startServer.
+            authorization));
+  }
+
+  /**
+   * The HTTP server {@code serve} runs for {@code hub}: the MCP endpoint and its sign-in routes, and the LSP bridge
+   * over a WebSocket at {@code /api/lsp} (for an editor with no local Java); publishes its URL.
+   */
+  static HubServer startServer(Hub hub, McpAuthorization authorization) {
+    List<HttpMount> mounts = new ArrayList<>(McpServers.withAuthorization(hub, authorization));
+    mounts.add(LspWebSocket.mount(hub, LspBridge.Settings.DEFAULTS));
+    return HubServer.start(hub, Duration.ofSeconds(15), mounts);
+  }
+
+  private static HubConfig configure(Context context, Integer port, String bind, boolean allowRemote) {
     HubConfig config = context.hubConfig();
     if (port != null) {
       config = config.withPort(port);

@@ -32,8 +32,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code roundhouse shell [--project P] [--task N]}: attaches this terminal to a shell the hub runs on a PTY
- * ({@code /api/x/pty}, docs/http.md), in the project's folder or the task's worktree. When stdin and stdout are a
+ * {@code roundhouse shell (--project P | --task N | --attach ID)}: attaches this terminal to a shell the hub runs on
+ * a PTY ({@code /api/x/pty}, docs/http.md), in the project's folder or the task's worktree, or to a detached one
+ * again (the hub replays its recent output). Ctrl-P Ctrl-Q detaches: the shell keeps running on the hub for the
+ * reattach grace period, and the command prints how to come back and exits 0. When stdin and stdout are a
  * terminal it switches it to raw mode (restored on exit, also on SIGTERM or SIGINT), sends its size first and
  * again on each SIGWINCH; keystrokes go to the shell as they are typed, so Ctrl-C reaches the remote shell. With
  * pipes instead, it copies stdin to the shell and, at its end, sends Ctrl-D (end of input at the shell's prompt).
@@ -43,11 +45,15 @@ import picocli.CommandLine.Spec;
  * SIGWINCH handler share only atomics, and every send is chained after the previous one (the JDK's WebSocket
  * allows one outstanding send).
  */
-@Command(name = "shell", description = "Open a shell on the hub (the project's folder or a task's worktree) in this terminal.",
+@Command(name = "shell", description = {"Open a shell on the hub (the project's folder or a task's worktree) in this terminal,"
+    + " or reattach a detached one.", "Ctrl-P Ctrl-Q detaches; the shell waits on the hub for a reattach."},
     mixinStandardHelpOptions = true)
 final class ShellCommand implements Callable<Integer> {
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
   private static final byte END_OF_INPUT = 4; // Ctrl-D
+  /** The detach keys, as Docker's: Ctrl-P then Ctrl-Q. A Ctrl-P followed by anything else is sent as typed. */
+  private static final byte DETACH_FIRST = 0x10;
+  private static final byte DETACH_SECOND = 0x11;
 
   private final Context context;
 
@@ -59,14 +65,21 @@ final class ShellCommand implements Callable<Integer> {
   @Option(names = {"-t", "--task"}, paramLabel = "N", description = "The task: a shell in its working directory (its worktree).")
   Long task;
 
+  @Option(names = {"-a", "--attach"}, paramLabel = "ID",
+      description = "Reattach the detached hub terminal ID (within its grace period), replaying its recent output.")
+  String attach;
+
   ShellCommand(Context context) {
     this.context = context;
   }
 
   @Override
   public Integer call() {
-    if (project == null && task == null) {
-      throw new ParameterException(spec.commandLine(), "name the shell's place: --project P or --task N");
+    if (attach != null && (project != null || task != null)) {
+      throw new ParameterException(spec.commandLine(), "--attach ID reattaches a shell where it runs; leave out --project and --task");
+    }
+    if (project == null && task == null && attach == null) {
+      throw new ParameterException(spec.commandLine(), "name the shell's place: --project P or --task N (or --attach ID)");
     }
     HubEndpoint endpoint = HubEndpoint.locate(context);
     try (LocalTerminal terminal = LocalTerminal.detect(); HttpClient client = HttpClient.newHttpClient()) {
@@ -75,15 +88,24 @@ final class ShellCommand implements Callable<Integer> {
       Sender sender = new Sender(socket);
       terminal.enterRawMode();
       terminal.onResize(() -> terminal.size().ifPresent(size -> sender.resize(size[0], size[1])));
-      Thread copier = Thread.ofPlatform().daemon().name("roundhouse-shell-stdin").start(() -> copy(context.stdin(), sender));
+      Thread copier = Thread.ofPlatform().daemon().name("roundhouse-shell-stdin").start(() -> copy(context.stdin(), sender, screen));
       int code = screen.awaitEnd();
       copier.interrupt();
+      if (screen.detached()) {
+        terminal.close();
+        System.err.println("detached from hub terminal " + screen.session() + "; it waits on the hub for a reattach:"
+            + " roundhouse shell --attach " + screen.session());
+        return 0;
+      }
       return code;
     }
   }
 
   private WebSocket connect(HttpClient client, HubEndpoint endpoint, LocalTerminal terminal, Screen screen) {
     StringBuilder query = new StringBuilder();
+    if (attach != null) {
+      query.append("session=").append(URLEncoder.encode(attach, StandardCharsets.UTF_8));
+    }
     if (project != null) {
       query.append("project=").append(URLEncoder.encode(project, StandardCharsets.UTF_8));
     }
@@ -123,16 +145,41 @@ final class ShellCommand implements Callable<Integer> {
     }
   }
 
-  /** Copies {@code input} to the shell until it ends, then sends Ctrl-D. Runs on its own thread. */
-  private static void copy(InputStream input, Sender sender) {
+  /**
+   * Copies {@code input} to the shell until it ends, then sends Ctrl-D; or until the detach keys, then detaches. A
+   * Ctrl-P is held back until the next byte says whether it starts the detach keys. Runs on its own thread.
+   */
+  private static void copy(InputStream input, Sender sender, Screen screen) {
     byte[] buffer = new byte[8192];
+    boolean held = false;
     try {
       for (int read; (read = input.read(buffer)) >= 0; ) {
-        if (read > 0) {
-          sender.bytes(Arrays.copyOf(buffer, read));
+        java.io.ByteArrayOutputStream typed = new java.io.ByteArrayOutputStream(read + 1);
+        for (int i = 0; i < read; i++) {
+          byte next = buffer[i];
+          if (held) {
+            held = false;
+            if (next == DETACH_SECOND) {
+              if (typed.size() > 0) {
+                sender.bytes(typed.toByteArray());
+              }
+              screen.detaching();
+              sender.detach();
+              return;
+            }
+            typed.write(DETACH_FIRST);
+          }
+          if (next == DETACH_FIRST) {
+            held = true;
+          } else {
+            typed.write(next);
+          }
+        }
+        if (typed.size() > 0) {
+          sender.bytes(typed.toByteArray());
         }
       }
-      sender.bytes(new byte[] {END_OF_INPUT});
+      sender.bytes(held ? new byte[] {DETACH_FIRST, END_OF_INPUT} : new byte[] {END_OF_INPUT});
     } catch (IOException e) {
       // stdin closed under us: the shell's own end decides the exit
     }
@@ -149,6 +196,12 @@ final class ShellCommand implements Callable<Integer> {
 
     void bytes(byte[] data) {
       after(() -> socket.sendBinary(ByteBuffer.wrap(data), true));
+    }
+
+    /** Tells the hub to keep the shell for a reattach, then closes the socket. */
+    void detach() {
+      after(() -> socket.sendText(Json.write(Map.of("type", "detach")), true));
+      after(() -> socket.sendClose(WebSocket.NORMAL_CLOSURE, "detached"));
     }
 
     void resize(int columns, int rows) {
@@ -172,6 +225,8 @@ final class ShellCommand implements Callable<Integer> {
   private static final class Screen implements WebSocket.Listener {
     private final PrintStream out;
     private final AtomicInteger exitCode = new AtomicInteger(-1);
+    private final AtomicReference<String> session = new AtomicReference<>("?");
+    private volatile boolean detached;
     private final CompletableFuture<String> ended = new CompletableFuture<>();
     private final StringBuilder text = new StringBuilder();
 
@@ -204,6 +259,8 @@ final class ShellCommand implements Callable<Integer> {
         JsonNode node = Json.mapper().readTree(message);
         if ("exit".equals(node.path("type").asText())) {
           exitCode.set(node.path("code").asInt(1));
+        } else if ("session".equals(node.path("type").asText())) {
+          session.set(node.path("id").asText());
         }
       } catch (IOException e) {
         // not ours to understand
@@ -221,7 +278,20 @@ final class ShellCommand implements Callable<Integer> {
       ended.complete("lost: " + error);
     }
 
-    /** Waits for the socket's end; the shell's exit code, or a failure when the hub sent none. */
+    void detaching() {
+      detached = true;
+    }
+
+    /** True when this end detached (the shell runs on); the socket's end is then no failure. */
+    boolean detached() {
+      return detached && exitCode.get() < 0;
+    }
+
+    String session() {
+      return session.get();
+    }
+
+    /** Waits for the socket's end; the shell's exit code, or a failure when the hub sent none nor was detached from. */
     int awaitEnd() {
       String how;
       try {
@@ -231,7 +301,7 @@ final class ShellCommand implements Callable<Integer> {
       }
       out.flush();
       int code = exitCode.get();
-      if (code < 0) {
+      if (code < 0 && !detached) {
         throw new CliFailure(ExitCode.FAILED, "shell_lost", "the terminal ended without the shell's exit code: " + how);
       }
       return code;

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
       TaskMoveCommand.class,
       TaskDeleteCommand.class,
       TaskRevertCommand.class,
+      TaskWorkspaceCommand.class,
       TaskDiffCommand.class,
       TaskMergeCommand.class,
       TaskSyncCommand.class,

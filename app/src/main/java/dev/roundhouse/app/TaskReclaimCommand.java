@@ -28,6 +28,9 @@ final class TaskReclaimCommand extends ClientCommand {
       printJson(out, view);
     } else {
       out.println(result.path("outcome").asText().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ": " + result.path("reason").asText());
+      for (JsonNode stopped : view.path("stopped")) {
+        out.println("  ended first: " + stopped.asText());
+      }
     }
     if (result.path("outcome").asText().equals("KEPT")) {
       out.flush();

@@ -45,6 +45,7 @@ class DoctorTest {
           .containsPattern("(?m)^ok +token +.+ \\(mode 0600\\)$")
           .containsPattern("(?m)^ok +hub +running at " + quoted(hub.server().url()) + ", version .+$")
           .containsPattern("(?m)^ok +port +in use by the hub")
+          .containsPattern("(?m)^(ok|warn) +processes +.*run marker and process group \\(the running hub; cgroup: .+; parent death: .+\\)")
           .containsPattern("(?m)^warn +claude +Claude Code is not installed: " + quoted(bin.resolve("claude")) + " is not an executable file")
           .containsPattern("(?m)^warn +codex +codex is not installed")
           .containsPattern("(?m)^warn +gemini +.*not installed|(?m)^warn +gemini +.*" + quoted(bin.resolve("gemini")));

@@ -24,7 +24,7 @@ class ModuleBoundariesTest {
   private static final String HUB = "dev.roundhouse.hub";
 
   /** What a driver or a capability module may use: the SPI and what it is made of. */
-  private static final Set<String> SPI = Set.of("core", "model", "events", "ops", "spi", "api");
+  private static final Set<String> SPI = Set.of("core", "model", "process", "events", "ops", "spi", "api");
 
   /** What the hub client may use: the API records only (the operations' wire records and what they are made of). */
   private static final Set<String> CLIENT = Set.of("core", "model", "events", "ops", "api");

@@ -58,6 +58,17 @@ final class RoundhouseProcess implements AutoCloseable {
     }
   }
 
+  /** Starts what {@code builder} (from {@link #builder}, its environment changed by the test) describes, stdin closed. */
+  static RoundhouseProcess start(ProcessBuilder builder) {
+    try {
+      Process process = builder.start();
+      process.getOutputStream().close();
+      return new RoundhouseProcess(process);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /**
    * What starts {@code roundhouse args} in a JVM with {@code jvmOptions} (such as {@code -Xmx96m}), for a test
    * that drives the process's streams itself (an interactive stdio face).
@@ -131,6 +142,10 @@ final class RoundhouseProcess implements AutoCloseable {
 
   void kill() {
     process.destroyForcibly(); // SIGKILL
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
   }
 
   String out() {

@@ -64,6 +64,79 @@ class ShellCommandTest {
   }
 
   @Test
+  void detachedShellIsReattachedWithItsScrollback() throws Exception {
+    Process first = start("shell", "--project", "web");
+    CompletableFuture<String> firstErr = read(first.getErrorStream());
+    StringBuffer firstOut = new StringBuffer();
+    Thread.ofVirtual().start(() -> {
+      try (var stream = first.getInputStream()) {
+        byte[] buffer = new byte[4096];
+        for (int read; (read = stream.read(buffer)) >= 0; ) {
+          firstOut.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+        }
+      } catch (IOException e) {
+        // the process ended
+      }
+    });
+    String session;
+    try (OutputStream stdin = first.getOutputStream()) {
+      stdin.write("echo first-$((2*3))\n".getBytes(StandardCharsets.UTF_8));
+      stdin.flush();
+      Waits.until("the first command's output", WAIT, () -> firstOut.toString().contains("first-6"));
+      stdin.write(new byte[] {0x10, 0x11}); // Ctrl-P Ctrl-Q
+      stdin.flush();
+      assertThat(first.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("roundhouse shell detaches and ends").isTrue();
+      assertThat(first.exitValue()).as("stderr: %s", firstErr.getNow("")).isZero();
+      String err = firstErr.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      java.util.regex.Matcher attach = java.util.regex.Pattern.compile("roundhouse shell --attach (\\S+)").matcher(err);
+      assertThat(attach.find()).as("stderr: %s", err).isTrue();
+      session = attach.group(1);
+    } finally {
+      RoundhouseProcess.kill(first);
+    }
+    assertThat(ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive))
+        .as("the detached shell still runs on the hub").isTrue();
+
+    Process second = start("shell", "--attach", session);
+    CompletableFuture<String> out = read(second.getInputStream());
+    CompletableFuture<String> err = read(second.getErrorStream());
+    try (OutputStream stdin = second.getOutputStream()) {
+      stdin.write("echo second-$((3*3))\nexit 4\n".getBytes(StandardCharsets.UTF_8));
+    }
+    try {
+      assertThat(second.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the reattached shell ends").isTrue();
+      String seen = out.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertThat(seen).as("the scrollback, then the new output").contains("first-6", "second-9");
+      assertThat(seen.indexOf("first-6")).isLessThan(seen.indexOf("second-9"));
+      assertThat(second.exitValue()).as("stderr: %s", err.getNow("")).isEqualTo(4);
+    } finally {
+      RoundhouseProcess.kill(second);
+    }
+    Waits.until("no shell left on the hub", WAIT,
+        () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+  }
+
+  @Test
+  void attachingAnUnknownSessionNamesIt() {
+    CliResult result = CliResult.run(context(hub), "shell", "--attach", "no-such-session");
+    assertThat(result.exit()).isEqualTo(ExitCode.FAILED.status());
+    assertThat(result.err()).contains("no terminal session no-such-session");
+  }
+
+  @Test
+  void attachWithAPlaceIsAUsageError() {
+    CliResult result = CliResult.run(context(hub), "shell", "--attach", "x", "--project", "web");
+    assertThat(result.exit()).isEqualTo(ExitCode.USAGE.status());
+    assertThat(result.err()).contains("leave out --project and --task");
+  }
+
+  private Process start(String... args) throws IOException {
+    ProcessBuilder builder = RoundhouseProcess.builder(hub.home(), List.of(), args);
+    builder.environment().put(HubEndpoint.URL_VARIABLE, hub.server().url());
+    return builder.start();
+  }
+
+  @Test
   void shellWithoutAPlaceIsAUsageError() {
     CliResult result = CliResult.run(context(hub), "shell");
     assertThat(result.exit()).isEqualTo(ExitCode.USAGE.status());

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * its later version, the turn's usage line), a new bridge process resuming the transcript by seq with every
  * line once, paged reads, and bad input; and ({@code test/real/workspace.test.ts}) a git project's task
  * Changes, the diff's base side, a review, a merge and a service's streamed log, all through
- * {@code roundhouse/call}.
+ * {@code roundhouse/call}; and ({@code test/real/remote.test.ts}) the remote path with no bridge process: a hub of its
+ * own over its WebSocket {@code /api/lsp}, a refused token and Origin, and a reconnect after that hub restarts.
  */
 @ExtendWith(NoLeakedProcesses.class)
 class VscodeProtocolTest {
@@ -46,6 +47,7 @@ class VscodeProtocolTest {
       assertThat(created).contains("\"name\":\"web\"");
       extension.assertNodeTestsPass(List.of("node", "--test", "out/test/real/"), Map.of(
           "RH_LSP_CMD", Json.write(Json.tree(lspCommand())),
+          "RH_ROUNDHOUSE_CMD", Json.write(Json.tree(McpStdioTest.mcpCommand().subList(0, McpStdioTest.mcpCommand().size() - 1))),
           "RH_PROJECT", "web",
           "ROUNDHOUSE_HOME", home.toString()));
       hub.terminate();

@@ -54,6 +54,18 @@ class WorkspaceCommandsTest {
   }
 
   @Test
+  void taskWorkspaceMakesTheWorktreeOnceAndSaysWhereItIs() {
+    assertThat(ok(cli, "task", "workspace", "1", "--no-create").out()).startsWith("task 1 has no workspace");
+
+    String made = ok(cli, "task", "workspace", "1").out();
+    assertThat(made).startsWith("task 1 (created) on roundhouse/1-add-notes from main").contains("state      clean, 0 ahead, 0 behind");
+    String path = made.lines().filter(line -> line.startsWith("worktree ")).findFirst().orElseThrow().substring("worktree".length()).strip();
+    assertThat(Path.of(path)).isDirectory();
+    assertThat(ok(cli, "task", "workspace", "1").out()).startsWith("task 1 (reused)");
+    assertThat(ok(cli, "task", "workspace", "1", "--json").json().path("worktree").path("path").asText()).isEqualTo(path);
+  }
+
+  @Test
   void aTasksWorkIsDiffedReviewedMergedAndReclaimedFromTheCommandLine() throws Exception {
     Path worktree = Path.of(hub.hub().operations().invoke("task_workspace", Actor.USER,
         Json.tree(HttpTestClient.map("task", 1, "ensure", true))).path("worktree").path("path").asText());

@@ -16,6 +16,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -32,7 +33,12 @@ import java.util.function.Supplier;
  * exchange and closes its connection): that is how a cancelled LSP request cancels its hub call. Closing
  * the connection aborts every response still being read.
  *
- * <p>Thread-safe: one {@link HttpClient}; the current address is a volatile field.
+ * <p>The {@link HttpClient} is made at the first request, not with the connection: building one costs a fresh
+ * JVM about half a second of CPU (its TLS defaults load the CA certificates even for {@code http://}), and an
+ * editor face answers its {@code initialize} before it asks the hub anything (docs/performance.md).
+ *
+ * <p>Thread-safe: one {@link HttpClient}, published through an {@link AtomicReference} (two first requests at
+ * once may each build one; the one that loses closes its own); the current address is a volatile field.
  */
 public final class HubHttp implements AutoCloseable {
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -42,7 +48,8 @@ public final class HubHttp implements AutoCloseable {
   private final Supplier<HubAddress> locator;
   private final String userAgent;
   private final Duration operationTimeout;
-  private final HttpClient http;
+  private final AtomicReference<HttpClient> http = new AtomicReference<>();
+  private volatile boolean closed;
   private volatile HubAddress address;
 
   /**
@@ -62,12 +69,34 @@ public final class HubHttp implements AutoCloseable {
     this.locator = locator;
     this.userAgent = userAgent;
     this.operationTimeout = operationTimeout;
-    this.http =
+  }
+
+  /** The HTTP client, built at the first request. */
+  private HttpClient client() throws IOException {
+    HttpClient known = http.get();
+    if (known != null) {
+      return known;
+    }
+    if (closed) {
+      throw new IOException("the connection to the hub is closed");
+    }
+    HttpClient fresh =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(CONNECT_TIMEOUT)
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
+    HttpClient winner = http.compareAndExchange(null, fresh);
+    if (winner != null) {
+      fresh.close();
+      return winner;
+    }
+    if (closed) { // closed while it was being built: nobody else will close it
+      fresh.shutdownNow();
+      fresh.close();
+      throw new IOException("the connection to the hub is closed");
+    }
+    return fresh;
   }
 
   /** The hub's address, located now if not yet known. */
@@ -216,7 +245,7 @@ public final class HubHttp implements AutoCloseable {
   private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what) {
     String url = origin(request.uri());
     try {
-      return http.send(request, handler);
+      return client().send(request, handler);
     } catch (HttpConnectTimeoutException e) {
       throw new HubUnavailableException(
           HubUnavailableException.Reason.NO_CONNECTION, "no hub answers at " + url + " (no connection within " + CONNECT_TIMEOUT.toSeconds() + " s)", e);
@@ -269,7 +298,11 @@ public final class HubHttp implements AutoCloseable {
 
   @Override
   public void close() {
-    http.shutdownNow();
-    http.close();
+    closed = true;
+    HttpClient client = http.get();
+    if (client != null) {
+      client.shutdownNow();
+      client.close();
+    }
   }
 }

@@ -146,6 +146,11 @@ public final class RemoteHub implements AutoCloseable {
     return call("turn_send", input, TurnApi.SendResult.class);
   }
 
+  /** A task's turns, newest first, and its queue. */
+  public TurnApi.TurnList turnList(TurnApi.TurnListQuery query) {
+    return call("turn_list", query, TurnApi.TurnList.class);
+  }
+
   public TurnApi.TurnView turnStop(long task) {
     return call("turn_stop", new TurnApi.TaskRef(task), TurnApi.TurnView.class);
   }

@@ -3,6 +3,7 @@ package dev.roundhouse.hub;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ext.ExtensionResources;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AgentEndpoints;
 import dev.roundhouse.hub.spi.DecisionDesk;
@@ -54,6 +55,12 @@ public interface Hub extends AutoCloseable {
   /** The handler an extension serves at {@code /api/x/{name}} (see {@link ExtensionContext#serve}). */
   Optional<HttpHandler> extensionRoute(String name);
 
+  /**
+   * False when the extension route {@code name} checks a credential of its own (see
+   * {@link ExtensionContext#serveLinks}): the server then checks only the origin and the host.
+   */
+  boolean extensionRouteNeedsToken(String name);
+
   /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
   void useAgentEndpoints(AgentEndpoints endpoints);
 
@@ -71,6 +78,9 @@ public interface Hub extends AutoCloseable {
    * server is listening.
    */
   Optional<String> publishedUrl();
+
+  /** How the processes of turns are contained here (cgroup v2, parent-death signal, run marker and group). */
+  Containment.Mechanisms processContainment();
 
   @Override
   void close();

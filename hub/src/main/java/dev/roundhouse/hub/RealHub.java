@@ -4,6 +4,7 @@ import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.schedules.Scheduler;
 import dev.roundhouse.hub.schedules.Scheduling;
 import dev.roundhouse.hub.schedules.AutoStarts;
@@ -51,8 +52,12 @@ final class RealHub implements InProcessHub {
   private volatile String url;
   private final ExtensionRoutes routes = new ExtensionRoutes();
 
-  private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers) {
+  private final Containment containment;
+
+  private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers,
+      Containment containment) {
     this.config = config;
+    this.containment = containment;
     this.lock = lock;
     this.store = store;
     this.events = events;
@@ -64,7 +69,7 @@ final class RealHub implements InProcessHub {
     BoardOperations.register(operations, board);
     Decisions decisions = new Decisions(store);
     this.transcripts = new Transcripts(store, drivers);
-    this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock());
+    this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock(), containment);
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
     this.retention = new Retention(store, config.retention(), config.clock());
@@ -80,7 +85,8 @@ final class RealHub implements InProcessHub {
   private final Retention retention;
 
   private void start(List<? extends HubExtension> list) {
-    ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes);
+    ExtensionContext context = new RealExtensionContext(config, operations, events, decisions, store, runner, board, resources, routes,
+        containment);
     for (HubExtension extension : list) {
       Locks.assertNoneHeld("extension " + extension.name() + "'s start");
       extension.start(context);
@@ -98,7 +104,7 @@ final class RealHub implements InProcessHub {
       events.attach(store);
       RealHub hub;
       try {
-        hub = new RealHub(config, lock, store, events, token, drivers);
+        hub = new RealHub(config, lock, store, events, token, drivers, Containment.detect(config.home(), config.clock()));
         hub.runner.open();
         hub.scheduling.open();
         hub.retention.start();
@@ -153,6 +159,11 @@ final class RealHub implements InProcessHub {
   @Override
   public Optional<HttpHandler> extensionRoute(String name) {
     return routes.get(name);
+  }
+
+  @Override
+  public boolean extensionRouteNeedsToken(String name) {
+    return routes.needsToken(name);
   }
 
   @Override
@@ -227,6 +238,11 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
+  public Containment.Mechanisms processContainment() {
+    return containment.mechanisms();
+  }
+
+  @Override
   public void close() {
     try {
       scheduling.close();
@@ -242,6 +258,7 @@ final class RealHub implements InProcessHub {
           LoggerFactory.getLogger(RealHub.class).warn("extension {} failed to close", extension.name(), e);
         }
       }
+      containment.close(); // after the extensions, whose services and terminals have cgroups in the hub's
       store.close();
     } finally {
       lock.close();

@@ -38,7 +38,7 @@ class PackageLadderTest {
   /** Bottom to top; packages on one rung (events, ops) are independent of each other. */
   private static final List<List<String>> RUNGS = List.of(
       List.of("core"),
-      List.of("model"),
+      List.of("model", "process"),
       List.of("events", "ops"),
       List.of("store"),
       List.of("spi"),

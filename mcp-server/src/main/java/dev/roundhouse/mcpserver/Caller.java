@@ -1,5 +1,6 @@
 package dev.roundhouse.mcpserver;
 
+import dev.roundhouse.hub.api.AgentToolsApi;
 import dev.roundhouse.hub.core.Actor;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -35,9 +36,19 @@ record Caller(Long agentTask, Set<String> agentTools) {
     return agentTask != null;
   }
 
-  /** Whether this caller is offered {@code tool}: agents get their task's agent tools only. */
+  /** Whether this caller may call {@code tool}: agents their task's agent tools only, external clients any. */
   boolean offered(String tool) {
     return !isAgent() || agentTools.contains(tool);
+  }
+
+  /**
+   * Whether {@code tool} is in this caller's {@code tools/list}: one name per operation. Agents see their
+   * roster (the agents' names, such as {@code get_task}); external clients the hub's names ({@code task_get}),
+   * not the agents' twins of them ({@link AgentToolsApi#HUB_TWINS}) nor {@code ask_user}, which answers only
+   * in a turn. An external client that calls an agent's name still gets its answer.
+   */
+  boolean listed(String tool) {
+    return isAgent() ? agentTools.contains(tool) : !AgentToolsApi.HUB_TWINS.containsKey(tool) && !tool.equals("ask_user");
   }
 
   McpTransportContext context() {

@@ -5,6 +5,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import dev.roundhouse.mcpserver.oauth.McpAuthorization;
 import java.io.IOException;
 
 /**
@@ -15,9 +16,12 @@ import java.io.IOException;
 final class GuardFilter extends HttpFilter {
   private static final long serialVersionUID = 1L;
   private final transient RequestChecks checks;
+  private final boolean withMetadata;
 
-  GuardFilter(RequestChecks checks) {
+  /** @param withMetadata whether a 401 points at the protected resource metadata (the hub has an authorization server) */
+  GuardFilter(RequestChecks checks, boolean withMetadata) {
     this.checks = checks;
+    this.withMetadata = withMetadata;
   }
 
   @Override
@@ -31,17 +35,35 @@ final class GuardFilter extends HttpFilter {
         return;
       }
     }
-    switch (checks.check(request::getHeader)) {
+    switch (checks.check(request::getHeader, request.getLocalPort())) {
       case RequestChecks.Passed passed -> {
         request.setAttribute(Caller.KEY, passed.caller());
         chain.doFilter(request, response);
       }
       case RequestChecks.Refusal refusal -> {
         if (refusal.challenge()) {
-          response.setHeader("WWW-Authenticate", "Bearer realm=\"roundhouse-mcp\"");
+          response.setHeader("WWW-Authenticate", challenge(request, refusal));
         }
         JsonRpcErrors.send(response, refusal.status(), refusal.message());
       }
     }
+  }
+
+  /**
+   * The 401's challenge: where the protected resource metadata is (RFC 9728), on the URL the request came in by,
+   * when the hub has an authorization server; and why a presented token failed (RFC 6750).
+   */
+  private String challenge(HttpServletRequest request, RequestChecks.Refusal refusal) {
+    StringBuilder challenge = new StringBuilder("Bearer realm=\"roundhouse-mcp\"");
+    if (withMetadata) {
+      String host = request.getHeader("Host");
+      String base = request.getScheme() + "://" + (host == null ? request.getLocalAddr() + ":" + request.getLocalPort() : host);
+      challenge.append(", resource_metadata=\"").append(base).append(McpAuthorization.RESOURCE_METADATA).append('"');
+    }
+    if (refusal.error() != null) {
+      challenge.append(", error=\"").append(refusal.error()).append("\", error_description=\"")
+          .append(refusal.message().replace("\"", "'").replace("\\", "/")).append('"');
+    }
+    return challenge.toString();
   }
 }

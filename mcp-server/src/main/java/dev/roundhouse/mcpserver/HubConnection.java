@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,13 @@ import org.slf4j.LoggerFactory;
  * afresh (so a rotated token applies at once). It moves to wherever the {@link HubLocator} says the hub is
  * ({@link #relocate}); it never decides when to, that is {@link StdioBridge}'s and {@link SessionRenewal}'s.
  *
+ * <p>The endpoint may be unknown at first (the relay then finds the hub at its first request, after it answered
+ * the client's {@code initialize} itself), and the HTTP client is built at the first request: building one costs
+ * a fresh JVM about half a second of CPU (docs/performance.md).
+ *
  * <p>Thread-safe: the endpoint, the session and the version are volatile fields, read by the relay's request
- * threads and its listening thread and replaced by whichever of them renews the session; no lock.
+ * threads and its listening thread and replaced by whichever of them renews the session; the HTTP client is
+ * published through an {@link AtomicReference} (of two built at once, the one that loses is closed); no lock.
  */
 final class HubConnection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HubConnection.class);
@@ -31,22 +37,51 @@ final class HubConnection implements AutoCloseable {
 
   private final HubLocator locator;
   private final Supplier<String> token;
-  private final HttpClient http;
+  private final AtomicReference<HttpClient> http = new AtomicReference<>();
+  private volatile boolean closed;
 
   private volatile URI endpoint;
   private volatile String session;
   private volatile String protocolVersion;
 
   /**
-   * @param baseUrl the hub's base URL now
+   * @param baseUrl the hub's base URL now, or null to ask the locator at the first request ({@link #locate})
    * @param locator where the hub is when {@code baseUrl} stops answering
    * @param token the MCP token, read for each request
    */
   HubConnection(String baseUrl, HubLocator locator, Supplier<String> token) {
-    this.endpoint = endpointOf(baseUrl);
+    this.endpoint = baseUrl == null ? null : endpointOf(baseUrl);
     this.locator = locator;
     this.token = token;
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+  }
+
+  /** The HTTP client, built at the first request. */
+  private HttpClient client() throws IOException {
+    HttpClient known = http.get();
+    if (known != null) {
+      return known;
+    }
+    if (closed) {
+      throw new IOException("the relay is closed");
+    }
+    HttpClient fresh = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    HttpClient winner = http.compareAndExchange(null, fresh);
+    if (winner != null) {
+      fresh.close();
+      return winner;
+    }
+    if (closed) { // closed while it was being built: nobody else will close it
+      fresh.close();
+      throw new IOException("the relay is closed");
+    }
+    return fresh;
+  }
+
+  /** Finds the hub (starting one if none runs) when the relay does not know where it is yet. */
+  void locate() throws IOException {
+    if (endpoint == null) {
+      relocate(true);
+    }
   }
 
   private static URI endpointOf(String baseUrl) {
@@ -117,7 +152,7 @@ final class HubConnection implements AutoCloseable {
 
   /** Sends {@code request}; the body is the caller's to read and close. */
   HttpResponse<InputStream> send(HttpRequest request) throws IOException, InterruptedException {
-    return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    return client().send(request, HttpResponse.BodyHandlers.ofInputStream());
   }
 
   /** Sends {@code request} and reads its answer to the end, for an answer nobody is waiting for. */
@@ -153,7 +188,9 @@ final class HubConnection implements AutoCloseable {
       throw new IOException(e.getMessage(), e);
     }
     URI before = endpoint;
-    if (!found.equals(before)) {
+    if (before == null) {
+      endpoint = found;
+    } else if (!found.equals(before)) {
       log.info("the hub moved from {} to {}; relaying there", before, found);
       endpoint = found;
     }
@@ -175,13 +212,17 @@ final class HubConnection implements AutoCloseable {
   public void close() {
     if (session != null) {
       try {
-        http.send(request().DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        client().send(request().DELETE().build(), HttpResponse.BodyHandlers.discarding());
       } catch (IOException e) {
         log.debug("deleting the session failed: {}", e.toString());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
     }
-    http.close();
+    closed = true;
+    HttpClient client = http.get();
+    if (client != null) {
+      client.close();
+    }
   }
 }

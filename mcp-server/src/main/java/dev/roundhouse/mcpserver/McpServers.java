@@ -2,7 +2,9 @@ package dev.roundhouse.mcpserver;
 
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.http.HttpMount;
+import dev.roundhouse.mcpserver.oauth.McpAuthorization;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Entry points of the MCP face. Stateless; thread-safe.
@@ -26,7 +28,29 @@ public final class McpServers {
 
   /** As {@link #streamableHttp(Hub)}, built with {@code options} (tests). */
   static HttpMount streamableHttp(Hub hub, McpOptions options) {
-    return StreamableHttpMount.create(hub, McpToken.loadOrCreate(tokenFile(hub.config().home())), options);
+    return mounts(hub, options, null).get(0);
+  }
+
+  /**
+   * As {@link #streamableHttp(Hub)}, and signed-in clients too: the endpoint also accepts the access tokens of
+   * {@code authorization} (which must have been given to {@code hub} as an extension), its 401 points at the
+   * protected resource metadata (RFC 9728), and the second mount serves the authorization server's routes (the
+   * metadata documents and {@code /oauth/*}) behind the same Origin and Host checks. Pass both to
+   * {@code HubServer.start}.
+   */
+  public static List<HttpMount> withAuthorization(Hub hub, McpAuthorization authorization) {
+    return mounts(hub, McpOptions.DEFAULTS, authorization);
+  }
+
+  static List<HttpMount> mounts(Hub hub, McpOptions options, McpAuthorization authorization) {
+    McpToken token = McpToken.loadOrCreate(tokenFile(hub.config().home()));
+    AgentTokens agents = new AgentTokens(hub, options.random());
+    RequestChecks checks = new RequestChecks(token, agents, hub.config(), options.requireBearer(), authorization);
+    StreamableHttpMount mcp = StreamableHttpMount.create(hub, options, agents, checks, authorization != null);
+    if (authorization == null) {
+      return List.of(mcp);
+    }
+    return List.of(mcp, authorization.routes(hub, checks::browserRefusal));
   }
 
   /**
@@ -34,7 +58,9 @@ public final class McpServers {
    * JSON-RPC line of {@code in} to the hub's {@link #PATH} with the MCP token in {@link #tokenFile}, and
    * writes each message back as one line on {@code out}, until {@code in} ends. When the hub stops answering
    * there (a refused connection, or a 404 for the relay's session), {@code locator} says where it is now and
-   * the relay renews its session there. Returns the exit status (0).
+   * the relay renews its session there. With {@code hubUrl} null the locator is asked at the first request,
+   * after the relay answered a plain {@code initialize} itself (what the hub's server answers; see
+   * {@code StdioBridge}), so the client is answered before anything is sent to the hub. Returns the exit status (0).
    */
   public static int bridgeStdio(String hubUrl, HubLocator locator, Path home, java.io.InputStream in, java.io.Writer out) {
     Path token = tokenFile(home);

@@ -10,9 +10,11 @@ import java.io.InputStreamReader;
 import java.io.Writer;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * moved, or stopped) finds the hub again, which may start one, and sends it once more. Only a refused
  * connection is retried: the request never reached a hub, so nothing runs twice.
  *
+ * <p>A plain {@code initialize} as the first line is answered at once by the relay itself ({@link LocalInitialize}:
+ * what the hub's server answers), and then sent to the hub to open the session, whose answer is dropped; only
+ * then does the relay read the next line, so everything after {@code initialize} has its session. A client thus
+ * has its answer before the relay has located the hub or built its HTTP client (docs/mcp.md).
+ *
  * <p>Thread-safe for its one {@link #run}: stdin is read on the caller's thread, and every request after
  * {@code initialize} is relayed on a virtual thread of its own; they share the parts above, each thread-safe.
  */
@@ -43,12 +50,23 @@ final class StdioBridge {
   private final ClientReplay replay = new ClientReplay();
   private final SessionRenewal renewal;
   private final ListeningStream listening;
+  private final boolean answerInitialize;
 
   /**
    * @param baseUrl the hub's base URL now
    * @param locator where the hub is when {@code baseUrl} stops answering
    */
   StdioBridge(String baseUrl, HubLocator locator, Supplier<String> token, Writer out) {
+    this(baseUrl, locator, token, out, true);
+  }
+
+  /**
+   * @param baseUrl the hub's base URL now, or null to ask the locator at the first request
+   * @param locator where the hub is when {@code baseUrl} stops answering (or is not known yet)
+   * @param answerInitialize whether a plain {@code initialize} as the first line is answered by the relay itself
+   */
+  StdioBridge(String baseUrl, HubLocator locator, Supplier<String> token, Writer out, boolean answerInitialize) {
+    this.answerInitialize = answerInitialize;
     this.hub = new HubConnection(baseUrl, locator, token);
     this.out = new StdoutLines(out);
     this.renewal = new SessionRenewal(hub, replay);
@@ -60,6 +78,7 @@ final class StdioBridge {
     try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       BoundedLines lines = new BoundedLines(reader, BoundedLines.DEFAULT_MAX);
+      boolean first = true;
       for (BoundedLines.Line line; (line = lines.next()) != null; ) {
         if (line instanceof BoundedLines.TooLong tooLong) {
           log.warn("refused a stdin line of {} characters (at most {})", tooLong.length(), BoundedLines.DEFAULT_MAX);
@@ -71,10 +90,15 @@ final class StdioBridge {
         if (message.isBlank()) {
           continue;
         }
-        if (hub.session() == null) {
-          relay(message); // initialize: everything after it needs the session id it yields
+        Optional<String> local = first && answerInitialize ? LocalInitialize.answer(message) : Optional.empty();
+        first = false;
+        if (local.isPresent()) {
+          out.writeLine(local.get());
+          relay(message, true); // opens the session; the client has its answer
+        } else if (hub.session() == null) {
+          relay(message, false); // initialize: everything after it needs the session id it yields
         } else {
-          requests.submit(() -> relay(message));
+          requests.submit(() -> relay(message, false));
         }
       }
       requests.shutdown();
@@ -95,7 +119,11 @@ final class StdioBridge {
     return hub.session();
   }
 
-  private void relay(String line) {
+  /**
+   * Relays {@code line} and passes the hub's answer on to the client, unless {@code answered}: then the client
+   * has its answer already, and the hub's is only read (a refusal is logged).
+   */
+  private void relay(String line, boolean answered) {
     JsonNode message;
     try {
       message = Json.mapper().readTree(line);
@@ -104,9 +132,10 @@ final class StdioBridge {
       return;
     }
     JsonNode id = message.get("id");
-    boolean request = message.hasNonNull("method") && id != null;
+    boolean request = message.hasNonNull("method") && id != null && !answered;
     String method = message.path("method").asText("");
     try {
+      hub.locate();
       replay.record(method, message, line);
       String used = hub.session();
       HttpResponse<InputStream> response = postFollowingTheHub(line, used);
@@ -116,7 +145,10 @@ final class StdioBridge {
         response = hub.send(hub.post(line).build()); // once
       }
       hub.adoptSession(response);
-      answer(response, id, request);
+      if (answered && response.statusCode() != 200) {
+        log.warn("the hub at {} answered HTTP {} to the initialize the relay had answered", hub.endpoint(), response.statusCode());
+      }
+      answer(response, id, request, answered ? this::checkOwnAnswer : this::deliver);
       if (method.equals("initialize")) {
         listening.open();
       }
@@ -152,11 +184,11 @@ final class StdioBridge {
   }
 
   /** Writes the hub's answer to the request {@code id} to stdout: each SSE event, or the JSON body. */
-  private void answer(HttpResponse<InputStream> response, JsonNode id, boolean request) throws IOException {
+  private void answer(HttpResponse<InputStream> response, JsonNode id, boolean request, Consumer<JsonNode> sink) throws IOException {
     String type = response.headers().firstValue("Content-Type").orElse("");
     try (InputStream body = response.body()) {
       if (type.startsWith("text/event-stream")) {
-        SseMessages.forEach(body, this::deliver);
+        SseMessages.forEach(body, sink);
         return;
       }
       byte[] bytes = body.readAllBytes();
@@ -165,10 +197,26 @@ final class StdioBridge {
         if (response.statusCode() >= 400 && request && answer.path("id").isNull() && MessageChecks.usableId(id)) {
           ((ObjectNode) answer).set("id", id); // the hub's refusal, addressed to the request it refused
         }
-        deliver(answer);
+        sink.accept(answer);
       } else if (response.statusCode() >= 400 && request) {
         out.write(StdoutLines.error(id, -32603, "the hub answered HTTP " + response.statusCode()));
       }
+    }
+  }
+
+  /**
+   * Reads the hub's answer to an {@code initialize} the relay answered itself: notes its protocol version, and
+   * logs a refusal (the client learns of it from its next request's answer). Anything else the hub sent with it
+   * (a notification) goes on to the client.
+   */
+  private void checkOwnAnswer(JsonNode message) {
+    if (!message.has("result") && !message.has("error")) {
+      deliver(message);
+      return;
+    }
+    hub.rememberVersion(message);
+    if (message.has("error")) {
+      log.warn("the hub at {} refused the session's initialize, which the relay had answered: {}", hub.endpoint(), message.path("error"));
     }
   }
 

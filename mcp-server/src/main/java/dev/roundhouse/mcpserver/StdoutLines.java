@@ -31,7 +31,15 @@ final class StdoutLines {
    * @throws UncheckedIOException when stdout is closed
    */
   void write(JsonNode message) {
-    String line = Json.write(message);
+    writeLine(Json.write(message));
+  }
+
+  /**
+   * Writes {@code line}, one JSON-RPC message already serialized on one line, and flushes it.
+   *
+   * @throws UncheckedIOException when stdout is closed
+   */
+  void writeLine(String line) {
     writeLock.lock();
     try {
       out.write(line);

@@ -65,8 +65,7 @@ final class StreamableHttpMount implements HttpMount {
   }
 
   @SuppressWarnings("deprecation") // logging(): see ToolCalls#send
-  static StreamableHttpMount create(Hub hub, McpToken token, McpOptions options) {
-    AgentTokens agents = new AgentTokens(hub, options.random());
+  static StreamableHttpMount create(Hub hub, McpOptions options, AgentTokens agents, RequestChecks checks, boolean withMetadata) {
     HttpServletStreamableServerTransportProvider transport =
         HttpServletStreamableServerTransportProvider.builder()
             .mcpEndpoint(McpServers.PATH)
@@ -92,8 +91,8 @@ final class StreamableHttpMount implements HttpMount {
     templates.addAll(ExtensionResourceSpecs.templates(hub.resources(), taken));
     McpSyncServer server =
         McpServer.sync(new TrackedSessions(transport, sessions))
-            .serverInfo(McpSchema.Implementation.builder("roundhouse", Hub.version()).title("Roundhouse").build())
-            .instructions("Roundhouse: a hub for coding agents. Its tools are the hub's operations (projects, the task board, turns, decisions).")
+            .serverInfo(McpSchema.Implementation.builder(ServerIdentity.NAME, Hub.version()).title(ServerIdentity.TITLE).build())
+            .instructions(ServerIdentity.INSTRUCTIONS)
             // tools and prompts: listChanged false, as the registry and the prompts do not change while the hub
             // runs; resources: subscribe true, listChanged false (the fixed resources never change).
             .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, false).prompts(false)
@@ -101,16 +100,20 @@ final class StreamableHttpMount implements HttpMount {
             .jsonSchemaValidator(new TrustedSchemas())
             .validateToolInputs(false)
             .immediateExecution(true)
-            .tools(OperationTools.of(hub.operations(), calls))
-            .tools(UnknownTools.tool(hub.operations()))
-            .tools(options.extraTools())
-            .addToolFilter((context, tool) -> !tool.name().equals(UnknownTools.NAME) && Caller.of(context).offered(tool.name()))
+            .addToolFilter((context, tool) -> !tool.name().equals(UnknownTools.NAME) && Caller.of(context).listed(tool.name()))
             .resources(resources)
             .resourceTemplates(templates)
             .prompts(HubPrompts.prompts(hub.operations()))
             .prompts(options.extraPrompts())
             .completions(completions)
             .build();
+    // The tools (each with its operation's schemas) are made when the first request reaches the SDK.
+    ToolsOnFirstRequest tools = new ToolsOnFirstRequest(server, () -> {
+      List<McpServerFeatures.SyncToolSpecification> all = new ArrayList<>(OperationTools.of(hub.operations(), calls));
+      all.add(UnknownTools.tool(hub.operations()));
+      all.addAll(options.extraTools());
+      return all;
+    });
     ResourceUpdates updates = ResourceUpdates.start(hub, server);
     DirectToolCalls direct = new DirectToolCalls(sessions, hub.operations(), calls, McpJsonDefaults.getMapper(),
         name -> !AgentToolsApi.WAIT_FOR_A_PERSON.contains(name));
@@ -129,7 +132,7 @@ final class StreamableHttpMount implements HttpMount {
                     .setAsyncSupported(true)
                     .setLoadOnStartup(1))
             .addFilter(filter("clean-errors", new CleanErrorsFilter(options.sessionIdle())))
-            .addFilter(filter("guard", new GuardFilter(new RequestChecks(token, agents, hub.config(), options.requireBearer()))))
+            .addFilter(filter("guard", new GuardFilter(checks, withMetadata)))
             .addFilter(filter("body-limit", new BodyLimitFilter(hub.config().maxBodyBytes())))
             .addFilter(filter("message-checks", new MessageChecks()))
             .addFilter(filter("direct-tool-calls", direct))
@@ -137,6 +140,7 @@ final class StreamableHttpMount implements HttpMount {
                 name -> hub.operations().describe(name).isPresent() || options.extraTool(name))))
             .addFilter(filter("plain-reconnect", new PlainReconnectFilter()))
             .addFilter(filter("coalescing", new CoalescingFilter()))
+            .addFilter(filter("sdk-tools", tools))
             .addFilterUrlMapping("clean-errors", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("guard", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("body-limit", "/*", DispatcherType.REQUEST)
@@ -144,7 +148,8 @@ final class StreamableHttpMount implements HttpMount {
             .addFilterUrlMapping("direct-tool-calls", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("tool-call-routing", "/*", DispatcherType.REQUEST)
             .addFilterUrlMapping("plain-reconnect", "/*", DispatcherType.REQUEST)
-            .addFilterUrlMapping("coalescing", "/*", DispatcherType.REQUEST);
+            .addFilterUrlMapping("coalescing", "/*", DispatcherType.REQUEST)
+            .addFilterUrlMapping("sdk-tools", "/*", DispatcherType.REQUEST);
     DeploymentManager deployment = Servlets.newContainer().addDeployment(info);
     deployment.deploy();
     try {

@@ -38,7 +38,7 @@ final class UnknownTools {
 
   /** The error for a call of {@code name}, listing the nearest tool names {@code caller} is offered. */
   static McpError error(String name, OperationRegistry registry, Caller caller) {
-    List<String> offered = registry.list().stream().map(OperationDescriptor::name).filter(caller::offered).toList();
+    List<String> offered = registry.list().stream().map(OperationDescriptor::name).filter(caller::listed).toList();
     List<String> near = near(name, offered);
     String shown = name.length() > 80 ? name.substring(0, 80) + "…" : name;
     String message = "no tool named '" + shown + "'"

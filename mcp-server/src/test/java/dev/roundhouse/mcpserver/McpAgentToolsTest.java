@@ -203,11 +203,15 @@ class McpAgentToolsTest {
   }
 
   @Test
-  void anExternalClientSeesTheAgentsToolsBesideEveryOperation() {
+  void anExternalClientIsOfferedOneNamePerOperationTheHubsNotTheAgentsTwins() {
     String external = McpServers.tokenFile(hub.home()).toFile().exists() ? read(McpServers.tokenFile(hub.home())) : "";
     try (McpSyncClient client = McpClients.connect(hub.server().url(), external, "cursor")) {
       List<String> names = client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-      assertThat(names).containsAll(AgentToolsApi.NAMES).contains("task_delete", "turn_start").doesNotContain(UnknownTools.NAME);
+      assertThat(names).doesNotContainAnyElementsOf(AgentToolsApi.HUB_TWINS.keySet()).doesNotContain(UnknownTools.NAME, "ask_user")
+          .containsAll(AgentToolsApi.HUB_TWINS.values()).contains("suggest_task", "withdraw_suggestion")
+          .contains("task_get", "task_list", "task_update", "task_move", "tag_list", "tag_update", "project_list", "task_delete", "turn_start");
+      // an agent's name still answers a script that calls it
+      assertThat(client.callTool(call("list_projects", Map.of())).isError()).isFalse();
       McpSchema.CallToolResult refused = client.callTool(call("ask_user", Map.of("question", "Hello?")));
       assertThat(refused.isError()).isTrue();
       assertThat(text(refused)).startsWith("ask_user: only an agent in a running turn");

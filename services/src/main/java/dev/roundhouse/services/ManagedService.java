@@ -1,5 +1,12 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessException;
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessScope;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +70,7 @@ final class ManagedService {
   }
 
   ProcessRecord record() {
-    return locked(() -> run == null ? null : run.spawned.record());
+    return locked(() -> run == null ? null : run.record);
   }
 
   void redefine(ServiceDefinition newDefinition) {
@@ -108,22 +115,17 @@ final class ManagedService {
     if (def == null) {
       return;
     }
-    GroupSpawner.Spawned spawned;
+    ServiceRun newRun;
     try {
       Integer port = context.readinessPort(def);
       if (port != null) {
         PortProbe.requireFree(port, "service " + name);
       }
-      Map<String, String> env = context.environment(def);
-      spawned = GroupSpawner.spawn("service:" + name, CommandLine.argv(def, env), Path.of(def.cwd()), env,
-          context.clock());
-    } catch (ServiceException e) {
+      newRun = spawn(def);
+    } catch (ServiceException | ProcessException e) {
       fail(gen, e.getMessage());
       return;
     }
-    Pattern pattern = def.readiness().check() == Readiness.Check.LOG ? Pattern.compile(def.readiness().pattern()) : null;
-    ServiceRun newRun = new ServiceRun(spawned, context.clock().instant(), pattern);
-    context.journal().recorded(spawned.record());
     boolean noCheck = def.readiness().check() == Readiness.Check.NONE;
     ServiceState state = locked(() -> {
       if (gen != generation) {
@@ -139,15 +141,40 @@ final class ManagedService {
     });
     if (state == null) {
       newRun.group.terminate("TERM", context.stopGrace());
-      context.journal().erased(spawned.record());
+      newRun.scope.close();
       return;
     }
     output.read(newRun, this::markReady);
-    spawned.process().onExit().thenRunAsync(() -> exited(newRun), runnable -> Thread.ofVirtual().start(runnable));
+    newRun.process.onExit().thenRunAsync(() -> exited(newRun), runnable -> Thread.ofVirtual().start(runnable));
     publish(state);
     Integer port = context.readinessPort(def);
     if (port != null) {
       new PortReadiness(newRun, port, context.scheduler(), () -> markReady(newRun)).poll();
+    }
+  }
+
+  /**
+   * Starts a run in a scope of its own (see {@link ProcessScope}: a cgroup, a parent-death signal, the markers, a
+   * journaled record), stdin /dev/null.
+   */
+  private ServiceRun spawn(ServiceDefinition def) {
+    String owner = "service:" + name;
+    if (!Files.isDirectory(Path.of(def.cwd()))) {
+      throw new ServiceException("the working directory " + def.cwd() + " of " + owner + " does not exist");
+    }
+    Map<String, String> env = context.environment(def);
+    List<String> argv = CommandLine.argv(def, env);
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(new File(def.cwd()))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.environment().putAll(env);
+    ProcessScope scope = context.processes().open(owner, context.journal());
+    try {
+      Process process = scope.start(builder);
+      return new ServiceRun(scope, process, context.clock().instant(),
+          def.readiness().check() == Readiness.Check.LOG ? Pattern.compile(def.readiness().pattern()) : null);
+    } catch (IOException | RuntimeException e) {
+      scope.close();
+      throw new ServiceException("cannot start " + owner + " (" + String.join(" ", argv) + "): " + e.getMessage(), e);
     }
   }
 
@@ -208,7 +235,7 @@ final class ManagedService {
         LOG.warn("Processes of service {} are still alive after SIGKILL: {}", name, left);
       }
       ended.joinReaders(Duration.ofSeconds(2));
-      context.journal().erased(ended.spawned.record());
+      ended.scope.close(); // cgroup.kill for anything that left the group and cleared its marker; the record erased
       publish(locked(() -> afterExitLocked(ended, ended.process().exitValue())));
     } finally {
       ended.ended.complete(null);

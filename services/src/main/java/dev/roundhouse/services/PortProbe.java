@@ -1,5 +1,7 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcFs;
+
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;

@@ -1,5 +1,9 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessGroup;
+import dev.roundhouse.hub.process.ProcessScope;
+
 import com.pty4j.PtyProcess;
 import com.pty4j.WinSize;
 import java.io.IOException;
@@ -19,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link TerminalSession} on a pty4j PTY. pty4j starts the program as a session leader with the PTY as
- * its controlling terminal, so its pid is its process group; the engine records that group like a
- * service's and hangs it up on close.
+ * its controlling terminal, so its pid is its process group; it runs in a {@link ProcessScope} of its own (cgroup,
+ * parent-death signal, markers, a journaled record) like a service's run, and close hangs the group up, then
+ * closes the scope.
  *
  * <p>Thread-safe. {@code lock} guards the scrollback, the grace timer and changes of the (volatile) attachment, and is
  * never held while calling a listener. Each {@link Attachment} serialises its own deliveries (the
@@ -30,24 +35,32 @@ final class PtyTerminal implements TerminalSession {
   private static final Logger LOG = LoggerFactory.getLogger(PtyTerminal.class);
 
   private final String id;
+  private final TerminalSpec spec;
   private final PtyProcess process;
   private final ProcessGroup group;
   private final RealTerminals owner;
   private final ReentrantLock lock = new ReentrantLock();
   private final Scrollback scrollback;
+  private final ProcessRecord record;
+  private final ProcessScope scope;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private final Thread reader;
   private volatile Attachment attached;
   private Subscription graceTimer;
   private boolean closed;
 
-  PtyTerminal(String id, PtyProcess process, ProcessRecord record, RealTerminals owner, int scrollbackBytes) {
+  PtyTerminal(String id, TerminalSpec spec, PtyProcess process, ProcessScope scope, RealTerminals owner, int scrollbackBytes) {
     this.id = id;
+    this.spec = spec;
     this.process = process;
+    this.scope = scope;
+    this.record = scope.records().getFirst();
     this.group = new ProcessGroup(record, true);
     this.owner = owner;
     this.scrollback = new Scrollback(scrollbackBytes);
-    this.reader = Thread.ofVirtual().name("terminal-" + id + "-output").start(this::pump);
+    // A platform thread: pty4j reads in native code (JNA poll), which pins a virtual thread's carrier for as long as the
+    // shell is quiet, so on two cores two open terminals would hold every carrier and starve the hub's virtual threads.
+    this.reader = Thread.ofPlatform().daemon().name("terminal-" + id + "-output").start(this::pump);
     Thread.ofVirtual().name("terminal-" + id + "-exit").start(this::awaitProgram);
     startGraceTimer();
   }
@@ -58,12 +71,17 @@ final class PtyTerminal implements TerminalSession {
   }
 
   @Override
+  public TerminalSpec spec() {
+    return spec;
+  }
+
+  @Override
   public long pid() {
-    return group.record().pid();
+    return record.pid();
   }
 
   ProcessRecord record() {
-    return group.record();
+    return record;
   }
 
   @Override
@@ -222,6 +240,7 @@ final class PtyTerminal implements TerminalSession {
       int code = process.waitFor();
       reader.join(Duration.ofSeconds(2));
       group.terminate("HUP", owner.hangupGrace());
+      scope.close(); // cgroup.kill for what left the group and cleared its marker; the record erased
       owner.ended(this);
       exit.complete(code);
     } catch (InterruptedException e) {

@@ -1,5 +1,7 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessRecord;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +36,8 @@ final class RealSupervisor implements ServiceSupervisor {
   RealSupervisor(Builder builder) {
     this.dispatcher = new EventDispatcher(builder.project);
     this.context = new SupervisorContext(builder.project, builder.port, builder.extraPorts, builder.baseEnv,
-        builder.clock, builder.scheduler, builder.journal, builder.stopGrace, builder.logLines, builder.logChars,
+        builder.clock, builder.scheduler,
+        builder.processes == null ? StandaloneProcesses.scopes() : builder.processes, builder.journal, builder.stopGrace, builder.logLines, builder.logChars,
         builder.maxLineBytes, this::publish, logListeners);
   }
 

@@ -1,11 +1,14 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessJournal;
+import dev.roundhouse.hub.process.ProcessScope;
+import dev.roundhouse.hub.process.ProcessScopes;
+
 import com.pty4j.PtyProcess;
 import com.pty4j.PtyProcessBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,10 +19,12 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The {@link Terminals}: opens PTY sessions, records each one's process group in the journal, and forgets
- * a session once its program ended. Thread-safe (a concurrent map; no lock of its own).
+ * The {@link Terminals}: opens PTY sessions, each in a {@link ProcessScope} of its own (the shell joins the scope's
+ * cgroup, gets the parent-death signal and the markers, and its group is journaled), and forgets a session once its
+ * program ended. Thread-safe (a concurrent map; no lock of its own).
  */
 final class RealTerminals implements Terminals {
+  private final ProcessScopes processes;
   private final Scheduler scheduler;
   private final ProcessJournal journal;
   private final Duration reattachGrace;
@@ -27,8 +32,9 @@ final class RealTerminals implements Terminals {
   private final Duration hangupGrace;
   private final ConcurrentHashMap<String, PtyTerminal> sessions = new ConcurrentHashMap<>();
 
-  RealTerminals(Scheduler scheduler, ProcessJournal journal, Duration reattachGrace, int scrollbackBytes,
-      Duration hangupGrace) {
+  RealTerminals(ProcessScopes processes, Scheduler scheduler, ProcessJournal journal, Duration reattachGrace,
+      int scrollbackBytes, Duration hangupGrace) {
+    this.processes = processes;
     this.scheduler = scheduler;
     this.journal = journal;
     this.reattachGrace = reattachGrace;
@@ -45,27 +51,27 @@ final class RealTerminals implements Terminals {
     Map<String, String> env = new HashMap<>(System.getenv());
     env.putIfAbsent("TERM", "xterm-256color");
     env.putAll(spec.env());
-    env.put(ProcessGroup.RUN_VARIABLE, id);
     List<String> command = spec.command().isEmpty() ? defaultShell() : spec.command();
+    ProcessScope scope = processes.open("terminal:" + id, journal);
     PtyProcess process;
     try {
-      process = new PtyProcessBuilder(command.toArray(String[]::new))
-          .setDirectory(spec.cwd())
-          .setEnvironment(env)
-          .setInitialColumns(spec.columns())
-          .setInitialRows(spec.rows())
-          .setRedirectErrorStream(true)
-          .start();
+      // pty4j forks in native code on the calling thread, which the scope makes its long-lived spawner thread.
+      process = scope.startSessionLeader(command, (wrapped, markers) -> {
+        env.putAll(markers);
+        return new PtyProcessBuilder(wrapped.toArray(String[]::new))
+            .setDirectory(spec.cwd())
+            .setEnvironment(env)
+            .setInitialColumns(spec.columns())
+            .setInitialRows(spec.rows())
+            .setRedirectErrorStream(true)
+            .start();
+      });
     } catch (IOException | RuntimeException e) {
+      scope.close();
       throw new ServiceException("cannot open a terminal running " + String.join(" ", command) + ": "
           + e.getMessage(), e);
     }
-    long pid = process.pid();
-    ProcessRecord record = new ProcessRecord("terminal:" + id, pid, pid,
-        ProcFs.stat(pid).map(ProcFs.Stat::startTicks).orElse(0L), ProcFs.bootId(), ProcFs.cmdline(pid), id,
-        Clock.systemUTC().instant());
-    journal.recorded(record);
-    PtyTerminal terminal = new PtyTerminal(id, process, record, this, scrollbackBytes);
+    PtyTerminal terminal = new PtyTerminal(id, spec, process, scope, this, scrollbackBytes);
     sessions.put(id, terminal);
     if (terminal.exitCode().isPresent()) {
       sessions.remove(id);
@@ -100,7 +106,6 @@ final class RealTerminals implements Terminals {
 
   void ended(PtyTerminal terminal) {
     sessions.remove(terminal.id(), terminal);
-    journal.erased(terminal.record());
   }
 
   Scheduler scheduler() {

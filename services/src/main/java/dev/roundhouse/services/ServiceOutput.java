@@ -40,16 +40,18 @@ final class ServiceOutput {
   }
 
   private OutputPump pump(ServiceRun run, InputStream stream, LogLine.Stream which, Consumer<ServiceRun> ready) {
-    return new OutputPump(stream, maxLineBytes, text -> {
-      LogLine line = log.append(which, text, clock.instant());
-      if (run.readyPattern != null && !run.ready && run.readyPattern.matcher(text).find()) {
-        ready.accept(run);
-      }
-      for (LogListener listener : listeners) {
-        try {
-          listener.line(name, line);
-        } catch (RuntimeException e) {
-          LOG.warn("A log listener failed on a line of service {}", name, e);
+    return new OutputPump(stream, maxLineBytes, texts -> {
+      // The lines of one read share one lock of the log, one wake of its followers and one timestamp.
+      for (LogLine line : log.appendAll(which, texts, clock.instant())) {
+        if (run.readyPattern != null && !run.ready && run.readyPattern.matcher(line.text()).find()) {
+          ready.accept(run);
+        }
+        for (LogListener listener : listeners) {
+          try {
+            listener.line(name, line);
+          } catch (RuntimeException e) {
+            LOG.warn("A log listener failed on a line of service {}", name, e);
+          }
         }
       }
     });

@@ -1,16 +1,23 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessGroup;
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessScope;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
- * One spawned run of a service: its process, its group, its output readers and what ended it. Fields
+ * One spawned run of a service: its process, its scope (cgroup, markers, record), its group, its output readers
+ * and what ended it. Fields
  * that change are volatile or guarded by the owning {@link ManagedService}'s lock (readinessTimer).
  */
 final class ServiceRun {
-  final GroupSpawner.Spawned spawned;
+  final ProcessScope scope;
+  final Process process;
+  final ProcessRecord record;
   final ProcessGroup group;
   final Instant startedAt;
   final Pattern readyPattern;
@@ -23,20 +30,22 @@ final class ServiceRun {
   private Thread stdout;
   private Thread stderr;
 
-  ServiceRun(GroupSpawner.Spawned spawned, Instant startedAt, Pattern readyPattern) {
-    this.spawned = spawned;
+  ServiceRun(ProcessScope scope, Process process, Instant startedAt, Pattern readyPattern) {
+    this.scope = scope;
+    this.process = process;
+    this.record = scope.records().getFirst();
     // Our child leads the group, and Java has not reaped it yet: the pgid cannot have been reused.
-    this.group = new ProcessGroup(spawned.record(), true);
+    this.group = new ProcessGroup(record, true);
     this.startedAt = startedAt;
     this.readyPattern = readyPattern;
   }
 
   long pid() {
-    return spawned.record().pid();
+    return record.pid();
   }
 
   Process process() {
-    return spawned.process();
+    return process;
   }
 
   void startReaders(OutputPump out, OutputPump err, String name) {

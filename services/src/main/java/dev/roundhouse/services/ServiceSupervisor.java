@@ -1,5 +1,9 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessJournal;
+import dev.roundhouse.hub.process.ProcessScopes;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -86,6 +90,7 @@ public interface ServiceSupervisor extends AutoCloseable {
     Clock clock = Clock.systemUTC();
     Scheduler scheduler = Scheduler.system();
     ProcessJournal journal = ProcessJournal.inMemory();
+    ProcessScopes processes;
     Duration stopGrace = Duration.ofSeconds(5);
     int logLines = 5_000;
     long logChars = 2_000_000;
@@ -115,6 +120,15 @@ public interface ServiceSupervisor extends AutoCloseable {
 
     public Builder scheduler(Scheduler value) {
       this.scheduler = value;
+      return this;
+    }
+
+    /**
+     * Where each run's processes start: the hub's containment ({@code ExtensionContext.processes()}); by default one
+     * this JVM probes for itself (see {@code StandaloneProcesses}).
+     */
+    public Builder processes(ProcessScopes value) {
+      this.processes = value;
       return this;
     }
 

@@ -1,5 +1,9 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessJournal;
+import dev.roundhouse.hub.process.ProcessGroup;
+import dev.roundhouse.hub.process.ProcessScopes;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -8,8 +12,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * What every managed service of one supervisor shares: the project's ports, the clock and scheduler, the
- * journal, the limits, and where status changes and log lines go. Immutable; thread-safe (the listener list
+ * What every managed service of one supervisor shares: the project's ports, the clock and scheduler, where
+ * processes start (the hub's containment) and the journal, the limits, and where status changes and log lines go. Immutable; thread-safe (the listener list
  * is a copy-on-write list).
  */
 record SupervisorContext(
@@ -19,6 +23,7 @@ record SupervisorContext(
     Map<String, String> baseEnv,
     Clock clock,
     Scheduler scheduler,
+    ProcessScopes processes,
     ProcessJournal journal,
     Duration stopGrace,
     int logLines,

@@ -11,6 +11,9 @@ import java.util.Optional;
 public interface TerminalSession extends AutoCloseable {
   String id();
 
+  /** What it was opened with (its working directory and the environment the caller added). */
+  TerminalSpec spec();
+
   /** The shell's pid, which is also its process group and session. */
   long pid();
 

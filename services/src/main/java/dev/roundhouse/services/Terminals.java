@@ -1,5 +1,8 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessJournal;
+import dev.roundhouse.hub.process.ProcessScopes;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -17,13 +20,21 @@ public interface Terminals extends AutoCloseable {
   @Override
   void close();
 
+  /** As {@link #create(ProcessScopes, Scheduler, ProcessJournal, Duration, int, Duration)}, in this JVM's own containment. */
+  static Terminals create(Scheduler scheduler, ProcessJournal journal, Duration reattachGrace, int scrollbackBytes,
+      Duration hangupGrace) {
+    return create(StandaloneProcesses.scopes(), scheduler, journal, reattachGrace, scrollbackBytes, hangupGrace);
+  }
+
   /**
+   * @param processes where each session's shell starts (the hub's containment): a cgroup, a parent-death signal
+   *     and the markers, as for a service
    * @param reattachGrace how long a session with no viewer lives
    * @param scrollbackBytes how much recent output is kept for a reattach
    * @param hangupGrace how long the group has after SIGHUP before SIGKILL
    */
-  static Terminals create(Scheduler scheduler, ProcessJournal journal, Duration reattachGrace, int scrollbackBytes,
-      Duration hangupGrace) {
-    return new RealTerminals(scheduler, journal, reattachGrace, scrollbackBytes, hangupGrace);
+  static Terminals create(ProcessScopes processes, Scheduler scheduler, ProcessJournal journal, Duration reattachGrace,
+      int scrollbackBytes, Duration hangupGrace) {
+    return new RealTerminals(processes, scheduler, journal, reattachGrace, scrollbackBytes, hangupGrace);
   }
 }

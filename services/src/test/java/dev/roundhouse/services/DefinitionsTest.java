@@ -1,5 +1,7 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessRecord;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -2,6 +2,7 @@ package dev.roundhouse.services;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -92,8 +93,25 @@ class LogBufferTest {
   void longLinesAreCutAtTheLineLimit() {
     StringBuilder captured = new StringBuilder();
     new OutputPump(new java.io.ByteArrayInputStream(("x".repeat(10) + "\nab\r\ncd").getBytes()), 4,
-        line -> captured.append(line).append('|')).run();
+        lines -> lines.forEach(line -> captured.append(line).append('|'))).run();
 
     assertThat(captured).hasToString("xxxx|xxxx|xx|ab|cd|");
+  }
+
+  @Test
+  void linesSplitAcrossReadsArriveWholeAndEachReadsLinesTogether() {
+    byte[] bytes = "first line\nsecond\r\n\nthird, last and long enough to be cut".getBytes(StandardCharsets.UTF_8);
+    java.io.InputStream trickle = new java.io.ByteArrayInputStream(bytes) {
+      @Override
+      public int read(byte[] into, int offset, int length) {
+        return super.read(into, offset, Math.min(length, 7)); // a pipe that gives 7 bytes at a time
+      }
+    };
+    List<List<String>> batches = new java.util.ArrayList<>();
+    new OutputPump(trickle, 16, lines -> batches.add(List.copyOf(lines))).run();
+
+    assertThat(batches.stream().flatMap(List::stream).toList())
+        .containsExactly("first line", "second", "", "third, last and ", "long enough to b", "e cut");
+    assertThat(batches).contains(List.of("second", "")); // the third read ("ond\r\n\nt") ends two lines
   }
 }

@@ -1,5 +1,8 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcFs;
+import dev.roundhouse.hub.process.ProcessGroup;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessJournal;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,5 +1,8 @@
 package dev.roundhouse.services;
 
+import dev.roundhouse.hub.process.ProcFs;
+import dev.roundhouse.hub.process.ProcessRecord;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;

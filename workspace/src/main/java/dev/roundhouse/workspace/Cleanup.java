@@ -20,5 +20,12 @@ public interface Cleanup {
    */
   ReclaimResult reclaim(TaskWorktree worktree, List<String> mergedPrHeads);
 
+  /**
+   * What {@link #reclaim} would do now, removing nothing: {@code RECLAIMED} with the proof when it would remove the
+   * workspace, {@code ALREADY_GONE}, or {@code KEPT} with the reason. The caller ends the task's processes between a
+   * positive check and the reclaim, which proves everything again.
+   */
+  ReclaimResult check(TaskWorktree worktree, List<String> mergedPrHeads);
+
   SweepReport sweep(SweepRequest request);
 }

@@ -16,8 +16,11 @@ import org.eclipse.jgit.lib.Repository;
  */
 final class CutPoint {
 
-  /** The chosen commit, the ref it came from ({@code main} or {@code origin/main}) and what to tell the user. */
-  record Choice(ObjectId commit, String ref, List<String> notes) {}
+  /**
+   * The chosen commit, the ref it came from ({@code main} or {@code origin/main}), what to tell the user, and the
+   * rewrite of the remote's base the fetch showed (or null).
+   */
+  record Choice(ObjectId commit, String ref, List<String> notes, RemoteRewrite rewrite) {}
 
   private final Fetcher fetcher;
   private final BranchMover mover;
@@ -27,16 +30,30 @@ final class CutPoint {
     this.mover = mover;
   }
 
+  /** Fetches {@code base} from its remote, if it has one: the rewrite the fetch showed, or null. Caller holds the lock. */
+  RemoteRewrite fetch(Repo repo, String base) {
+    String remote;
+    try (Repository main = JGitSupport.openMain(repo.topLevel())) {
+      remote = BaseBranches.remoteOf(main, base);
+    }
+    return remote == null ? null : fetcher.fetch(repo, remote, base).rewrite();
+  }
+
   Choice choose(Repo repo, String base) {
     List<String> notes = new ArrayList<>();
     String remote;
     try (Repository main = JGitSupport.openMain(repo.topLevel())) {
       remote = BaseBranches.remoteOf(main, base);
     }
+    RemoteRewrite rewrite = null;
     if (remote != null) {
-      String failed = fetcher.fetch(repo, remote, base);
-      if (failed != null) {
-        notes.add(failed + "; went on with what the repository already had");
+      Fetcher.Fetched fetched = fetcher.fetch(repo, remote, base);
+      if (fetched.failure() != null) {
+        notes.add(fetched.failure() + "; went on with what the repository already had");
+      }
+      if (fetched.rewrite() != null) {
+        rewrite = fetched.rewrite();
+        notes.add(rewrite.message());
       }
     }
     String remoteName = remote == null ? null : remote + "/" + base;
@@ -48,10 +65,10 @@ final class CutPoint {
             + (remote == null ? "" : " nor on its remote " + remote));
       }
       if (local == null) {
-        return new Choice(remoteTip, remoteName, notes);
+        return new Choice(remoteTip, remoteName, notes, rewrite);
       }
       if (remoteTip == null || remoteTip.equals(local) || JGitSupport.isAncestor(main, remoteTip, local)) {
-        return new Choice(local, base, notes);
+        return new Choice(local, base, notes, rewrite);
       }
       if (JGitSupport.isAncestor(main, local, remoteTip)) {
         String left = mover.fastForward(repo, base, local, remoteTip, "roundhouse: fast-forward " + base
@@ -59,11 +76,11 @@ final class CutPoint {
         if (left != null) {
           notes.add(left + "; the task starts from " + remoteName + " instead");
         }
-        return new Choice(remoteTip, remoteName, notes);
+        return new Choice(remoteTip, remoteName, notes, rewrite);
       }
       notes.add(base + " and " + remoteName + " have diverged in repository " + repo
           + "; the task starts from the local " + base);
-      return new Choice(local, base, notes);
+      return new Choice(local, base, notes, rewrite);
     } catch (IOException e) {
       throw new WorkspaceException("could not compare " + base + " with its remote in repository " + repo + ": "
           + e.getMessage(), e);

@@ -1,16 +1,22 @@
 package dev.roundhouse.workspace;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.ContentSource;
-import org.eclipse.jgit.diff.DiffAlgorithm;
 import org.eclipse.jgit.diff.DiffEntry;
 import org.eclipse.jgit.diff.DiffFormatter;
 import org.eclipse.jgit.diff.RenameDetector;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.NullProgressMonitor;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectReader;
@@ -23,94 +29,180 @@ import org.eclipse.jgit.treewalk.FileTreeIterator;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.util.io.NullOutputStream;
-import java.nio.charset.StandardCharsets;
-import org.eclipse.jgit.api.errors.CanceledException;
-import org.eclipse.jgit.patch.FileHeader;
 
 /**
  * A task's diff against its merge-base, as {@code git diff --numstat <merge-base>} would count it in the task's
  * worktree. Committed changes are a tree-to-tree diff (fast on any repository size); only the paths the
  * worktree's status reports as changed are read from disk, and rename detection (git's 50% similarity) runs
- * over both together. Myers is the default algorithm, as in git, so line counts agree with git's.
+ * over both together.
+ *
+ * <p>The task's side of each file is read from the worktree when the file there is byte for byte the blob
+ * ({@link WorktreeBlobs}); each file is then counted ({@link FileCounter}). A wide diff is counted in
+ * {@code slices} slices at once, the first on the caller's thread and each other on a virtual thread of its own
+ * ({@code workspace-diff}), each with its own reader.
  *
  * <p>Not thread-safe: one instance per read.
  */
 final class DiffReader implements AutoCloseable {
-  private final Repository repository;
-  private final ObjectReader reader;
-  private final DiffFormatter formatter;
-  private final ByteArrayOutputStream sink = new ByteArrayOutputStream();
-  private final boolean withHunks;
+  /** Fewer files than this a slice are counted on the caller's thread alone: a thread costs more than it saves. */
+  static final int SLICE_MIN = 64;
 
-  DiffReader(Repository repository, boolean withHunks) {
+  private final Repository repository;
+  private final Path worktree;
+  private final ObjectReader reader;
+  private final DiffFormatter scanner;
+  private final boolean withHunks;
+  private final int slices;
+
+  /**
+   * @param repository the main repository, or the worktree's when its uncommitted changes are read
+   * @param worktree   the task's worktree folder, or null when it is gone
+   * @param slices     at most this many slices are counted at once
+   */
+  DiffReader(Repository repository, Path worktree, boolean withHunks, int slices) {
     this.repository = repository;
+    this.worktree = worktree;
     this.reader = repository.newObjectReader();
     this.withHunks = withHunks;
-    this.formatter = new DiffFormatter(withHunks ? sink : NullOutputStream.INSTANCE);
-    formatter.setRepository(repository);
-    String algorithm = repository.getConfig().getString("diff", null, "algorithm");
-    formatter.setDiffAlgorithm(DiffAlgorithm.getAlgorithm("histogram".equalsIgnoreCase(algorithm)
-        ? DiffAlgorithm.SupportedAlgorithm.HISTOGRAM : DiffAlgorithm.SupportedAlgorithm.MYERS));
-    formatter.setDetectRenames(false);
+    this.slices = Math.max(1, slices);
+    this.scanner = new DiffFormatter(NullOutputStream.INSTANCE);
+    scanner.setRepository(repository);
+    FileCounter.configure(scanner, repository);
   }
 
   /** @param dirty the worktree's uncommitted paths; empty when there is no worktree to read */
   List<FileChange> read(ObjectId mergeBase, ObjectId head, Set<String> dirty) throws IOException {
     List<DiffEntry> entries = new ArrayList<>();
-    for (DiffEntry entry : formatter.scan(tree(mergeBase), tree(head))) {
+    for (DiffEntry entry : scanner.scan(tree(mergeBase), tree(head))) {
       if (!dirty.contains(entry.getOldPath()) && !dirty.contains(entry.getNewPath())) {
         entries.add(entry);
       }
     }
-    ContentSource newSide = ContentSource.create(reader);
+    ContentSource filtered = null;
     if (!dirty.isEmpty()) {
-      FileTreeIterator workTree = new FileTreeIterator(repository);
-      formatter.setPathFilter(PathFilterGroup.createFromStrings(dirty));
-      entries.addAll(formatter.scan(tree(mergeBase), workTree));
-      formatter.setPathFilter(TreeFilter.ALL);
-      // The work tree's files equal HEAD's outside the dirty paths, so it serves both kinds of entry.
-      newSide = ContentSource.create(new FileTreeIterator(repository));
+      scanner.setPathFilter(PathFilterGroup.createFromStrings(dirty));
+      entries.addAll(scanner.scan(tree(mergeBase), new FileTreeIterator(repository)));
+      scanner.setPathFilter(TreeFilter.ALL);
+      filtered = ContentSource.create(new FileTreeIterator(repository));
     }
-    RenameDetector renames = new RenameDetector(repository);
-    renames.setRenameScore(50);
-    renames.addAll(entries);
+    Map<ObjectId, String> newSides = newSides(entries);
     List<DiffEntry> detected;
-    try {
-      detected = renames.compute(new ContentSource.Pair(ContentSource.create(reader), newSide),
-          NullProgressMonitor.INSTANCE);
-    } catch (CanceledException e) {
-      throw new IOException("rename detection was cancelled", e);
+    try (ObjectReader blobs = blobs(newSides, filtered)) {
+      detected = renames(entries, blobs);
+    }
+    List<List<DiffEntry>> parts = slices(detected, dirty, Math.min(slices, Math.max(1, detected.size() / SLICE_MIN)));
+    List<FutureTask<List<FileChange>>> others = new ArrayList<>();
+    for (List<DiffEntry> part : parts.subList(1, parts.size())) {
+      FutureTask<List<FileChange>> task = new FutureTask<>(() -> count(part, dirty, blobs(newSides, null)));
+      Thread.ofVirtual().name("workspace-diff").start(task);
+      others.add(task);
     }
     List<FileChange> files = new ArrayList<>(detected.size());
-    for (DiffEntry entry : detected) {
-      files.add(change(entry, dirty));
+    try {
+      files.addAll(count(parts.getFirst(), dirty, blobs(newSides, filtered)));
+    } catch (IOException | RuntimeException e) {
+      others.forEach(DiffReader::awaitQuietly); // no slice outlives the read, even a failed one
+      throw e;
+    }
+    for (FutureTask<List<FileChange>> other : others) {
+      files.addAll(join(other));
     }
     files.sort(Comparator.comparing(FileChange::path));
     return files;
   }
 
-  private FileChange change(DiffEntry entry, Set<String> dirty) throws IOException {
-    var header = formatter.toFileHeader(entry);
-    boolean binary = header.getPatchType() != FileHeader.PatchType.UNIFIED;
-    int added = 0;
-    int removed = 0;
-    for (var edit : header.toEditList()) {
-      added += edit.getLengthB();
-      removed += edit.getLengthA();
-    }
-    List<Hunk> hunks = withHunks && !binary ? hunks(entry) : List.of();
-    String path = entry.getChangeType() == DiffEntry.ChangeType.DELETE ? entry.getOldPath() : entry.getNewPath();
-    String oldPath = entry.getChangeType() == DiffEntry.ChangeType.ADD ? entry.getNewPath() : entry.getOldPath();
-    boolean uncommitted = dirty.contains(entry.getNewPath()) || dirty.contains(entry.getOldPath());
-    return new FileChange(path, oldPath, kind(entry.getChangeType()), binary, binary ? 0 : added,
-        binary ? 0 : removed, uncommitted, hunks);
+  /**
+   * A reader of the task's side from the worktree, else of the object store; {@code filtered} serves the blobs that
+   * exist only in the worktree (one slice reads those: the iterator behind it is not thread-safe).
+   */
+  private ObjectReader blobs(Map<ObjectId, String> newSides, ContentSource filtered) {
+    return worktree == null ? repository.newObjectReader()
+        : new WorktreeBlobs(repository.newObjectReader(), worktree, newSides, filtered);
   }
 
-  private List<Hunk> hunks(DiffEntry entry) throws IOException {
-    sink.reset();
-    formatter.format(entry);
-    formatter.flush();
-    return Hunks.parse(sink.toString(StandardCharsets.UTF_8));
+  private List<FileChange> count(List<DiffEntry> entries, Set<String> dirty, ObjectReader blobs) throws IOException {
+    try (blobs; FileCounter counter = new FileCounter(repository, blobs, withHunks)) {
+      List<FileChange> files = new ArrayList<>(entries.size());
+      for (DiffEntry entry : entries) {
+        files.add(counter.count(entry, dirty));
+      }
+      return files;
+    }
+  }
+
+  /**
+   * {@code count} slices: the uncommitted files all in the first (the only one that reads through the repository's
+   * filters), the others dealt round, so files the worktree holds and files it does not are shared alike.
+   */
+  private static List<List<DiffEntry>> slices(List<DiffEntry> entries, Set<String> dirty, int count) {
+    List<List<DiffEntry>> slices = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      slices.add(new ArrayList<>(entries.size() / count + 1));
+    }
+    int next = 0;
+    for (DiffEntry entry : entries) {
+      if (dirty.contains(entry.getNewPath()) || dirty.contains(entry.getOldPath())) {
+        slices.getFirst().add(entry);
+      } else {
+        slices.get(next++ % count).add(entry);
+      }
+    }
+    return slices;
+  }
+
+  private static List<FileChange> join(FutureTask<List<FileChange>> task) throws IOException {
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      task.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while counting the diff", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IOException(e.getCause());
+    }
+  }
+
+  private static void awaitQuietly(FutureTask<List<FileChange>> task) {
+    try {
+      task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      // the first failure is the one reported
+    }
+  }
+
+  /** The path of each blob on the task's side, where the worktree may hold it. */
+  private static Map<ObjectId, String> newSides(List<DiffEntry> entries) {
+    Map<ObjectId, String> paths = new HashMap<>();
+    for (DiffEntry entry : entries) {
+      if (entry.getChangeType() != DiffEntry.ChangeType.DELETE && entry.getNewMode().getObjectType() == Constants.OBJ_BLOB
+          && entry.getNewMode() != FileMode.SYMLINK && entry.getNewId().isComplete()) {
+        paths.putIfAbsent(entry.getNewId().toObjectId(), entry.getNewPath());
+      }
+    }
+    return paths;
+  }
+
+  private List<DiffEntry> renames(List<DiffEntry> entries, ObjectReader blobs) throws IOException {
+    RenameDetector renames = new RenameDetector(repository);
+    renames.setRenameScore(50);
+    renames.addAll(entries);
+    ContentSource source = ContentSource.create(blobs);
+    try {
+      return renames.compute(new ContentSource.Pair(source, source), NullProgressMonitor.INSTANCE);
+    } catch (CanceledException e) {
+      throw new IOException("rename detection was cancelled", e);
+    }
   }
 
   private AbstractTreeIterator tree(ObjectId commit) throws IOException {
@@ -122,18 +214,9 @@ final class DiffReader implements AutoCloseable {
     }
   }
 
-  private static ChangeKind kind(DiffEntry.ChangeType type) {
-    return switch (type) {
-      case ADD, COPY -> ChangeKind.ADDED;
-      case MODIFY -> ChangeKind.MODIFIED;
-      case DELETE -> ChangeKind.DELETED;
-      case RENAME -> ChangeKind.RENAMED;
-    };
-  }
-
   @Override
   public void close() {
-    formatter.close();
+    scanner.close();
     reader.close();
   }
 }

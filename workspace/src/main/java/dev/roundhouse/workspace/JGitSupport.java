@@ -13,8 +13,9 @@ import org.eclipse.jgit.revwalk.filter.RevFilter;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
 /**
- * Opening repositories with JGit and the few ref and ancestry questions every part asks. Each call opens its
- * own {@link Repository} (closed by the caller), so nothing JGit caches outlives a question.
+ * Opening repositories with JGit and the few ref and ancestry questions every part asks. Each call hands out the
+ * shared, already open {@link Repository} of its folder ({@link OpenRepositories}; closed by the caller, which only
+ * releases it), so pack indexes are read once.
  *
  * <p>Stateless; thread-safe.
  */
@@ -24,7 +25,7 @@ final class JGitSupport {
 
   /** The repository behind a main checkout's top level (refs and objects shared by all worktrees). */
   static Repository openMain(Path topLevel) {
-    return open(topLevel, "repository " + topLevel);
+    return OpenRepositories.open(topLevel, () -> open(topLevel, "repository " + topLevel));
   }
 
   /** A linked worktree's own view (its HEAD and index), or null when its folder or {@code .git} file is gone. */
@@ -32,7 +33,7 @@ final class JGitSupport {
     if (!Files.isRegularFile(worktree.resolve(Constants.DOT_GIT)) && !Files.isDirectory(worktree.resolve(Constants.DOT_GIT))) {
       return null;
     }
-    return open(worktree, "worktree " + worktree);
+    return OpenRepositories.open(worktree, () -> open(worktree, "worktree " + worktree));
   }
 
   private static Repository open(Path workTree, String what) {

@@ -90,6 +90,17 @@ final class RealCleanup implements Cleanup {
   }
 
   @Override
+  public ReclaimResult check(TaskWorktree worktree, List<String> mergedPrHeads) {
+    try {
+      Repo repo = locator.locate(worktree.repository());
+      Reclaimer.Verdict verdict = locks.with(repo, () -> judge(repo, worktree, mergedPrHeads));
+      return new ReclaimResult(verdict.outcome(), verdict.reason());
+    } catch (RuntimeException e) {
+      return kept(worktree, e);
+    }
+  }
+
+  @Override
   public SweepReport sweep(SweepRequest request) {
     Instant now = clock.instant();
     Duration retention = Duration.ofDays(request.retentionDays());
@@ -114,14 +125,9 @@ final class RealCleanup implements Cleanup {
   }
 
   private SweepItem dryRun(SweepCandidate candidate) {
-    TaskWorktree worktree = candidate.worktree();
-    try {
-      Repo repo = locator.locate(worktree.repository());
-      Reclaimer.Verdict verdict = locks.with(repo, () -> judge(repo, worktree, candidate.mergedPrHeads()));
-      return item(worktree, verdict.removable() ? SweepAction.WOULD_REMOVE : SweepAction.KEPT, verdict.reason());
-    } catch (RuntimeException e) {
-      return item(worktree, SweepAction.KEPT, kept(worktree, e).reason());
-    }
+    ReclaimResult check = check(candidate.worktree(), candidate.mergedPrHeads());
+    return item(candidate.worktree(), check.outcome() == ReclaimOutcome.RECLAIMED ? SweepAction.WOULD_REMOVE : SweepAction.KEPT,
+        check.reason());
   }
 
   private Reclaimer.Verdict judge(Repo repo, TaskWorktree worktree, List<String> heads) {

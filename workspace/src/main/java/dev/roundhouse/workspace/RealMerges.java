@@ -81,12 +81,14 @@ final class RealMerges implements Merges {
   @Override
   public MergeResult sync(TaskWorktree worktree) {
     Repo repo = locator.locate(worktree.repository());
-    return locks.with(repo, () -> syncLocked(repo, worktree));
+    return locks.with(repo, () -> {
+      CutPoint.Choice choice = cutPoint.choose(repo, worktree.baseBranch());
+      return syncLocked(repo, worktree, choice.commit()).withRemoteRewrite(choice.rewrite());
+    });
   }
 
-  private MergeResult syncLocked(Repo repo, TaskWorktree worktree) {
+  private MergeResult syncLocked(Repo repo, TaskWorktree worktree, ObjectId baseTip) {
     String branch = worktree.branch();
-    ObjectId baseTip = cutPoint.choose(repo, worktree.baseBranch()).commit();
     try (Repository main = JGitSupport.openMain(repo.topLevel())) {
       ObjectId task = TaskRefs.of(main, worktree).task();
       if (JGitSupport.isAncestor(main, baseTip, task)) {

@@ -40,6 +40,12 @@ final class RealWorktrees implements Worktrees {
     return locks.with(repo, () -> ensureLocked(repo, request, path));
   }
 
+  @Override
+  public RemoteRewrite fetchBase(String repository, String baseBranch) {
+    Repo repo = locator.locate(repository);
+    return locks.with(repo, () -> cutPoint.fetch(repo, baseBranch));
+  }
+
   private EnsureResult ensureLocked(Repo repo, WorktreeRequest request, Path path) {
     String base;
     String branch;
@@ -71,7 +77,8 @@ final class RealWorktrees implements Worktrees {
       notes.addAll(cut.notes());
       createParent(repo, path);
       git.ok(repo.topLevel(), "worktree", "add", "--no-track", "-b", branch, path.toString(), cut.commit().name());
-      return result(request, repo, branch, path, base, cut.commit().name(), EnsureOutcome.CREATED, notes);
+      EnsureResult created = result(request, repo, branch, path, base, cut.commit().name(), EnsureOutcome.CREATED, notes);
+      return new EnsureResult(created.worktree(), created.outcome(), created.workingDirectory(), created.notes(), cut.rewrite());
     }
     WorktreeEntry elsewhere = entries.stream()
         .filter(entry -> branch.equals(entry.branch()) && !WorktreeSlot.samePath(entry.path(), path))

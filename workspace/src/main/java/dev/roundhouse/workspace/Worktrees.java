@@ -21,4 +21,13 @@ public interface Worktrees {
 
   /** Whether the base branch was rewritten since the worktree was cut (its recorded commit is gone from it). */
   BaseRewrite baseRewrite(TaskWorktree worktree);
+
+  /**
+   * Fetches {@code baseBranch} from the remote of the repository at {@code repository}, when it has one (at most once
+   * per freshness window, under the repository's lock), so {@link #baseRewrite} sees a force-push upstream.
+   *
+   * @return the rewrite of the remote's branch the fetch showed, or null (none, no remote, or the fetch failed)
+   * @throws WorkspaceException the repository cannot be read
+   */
+  RemoteRewrite fetchBase(String repository, String baseBranch);
 }

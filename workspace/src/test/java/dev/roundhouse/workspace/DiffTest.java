@@ -132,7 +132,7 @@ class DiffTest {
   }
 
   /** Our diff as numstat lines keyed by path: "added removed" or "- -" for binaries. */
-  private static Map<String, String> numstat(TaskDiff diff) {
+  static Map<String, String> numstat(TaskDiff diff) {
     return diff.files().stream().collect(Collectors.toMap(FileChange::path,
         file -> file.binary() ? "- -" : file.added() + " " + file.removed(), (a, b) -> a, TreeMap::new));
   }

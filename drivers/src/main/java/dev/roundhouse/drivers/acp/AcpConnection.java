@@ -6,6 +6,7 @@ import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentProcess;
 import dev.roundhouse.hub.spi.TurnStoppedException;
+import dev.roundhouse.hub.process.ProcessLauncher;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,8 +79,14 @@ final class AcpConnection implements AutoCloseable {
    */
   static AcpConnection start(
       String name, List<String> commandLine, Path directory, Map<String, String> environment, LineObserver observer, List<String> secrets) {
+    return start(name, commandLine, directory, environment, observer, secrets, ProcessLauncher.ownGroup());
+  }
+
+  /** As the other {@code start}, through a turn's {@code launcher}. */
+  static AcpConnection start(String name, List<String> commandLine, Path directory, Map<String, String> environment,
+      LineObserver observer, List<String> secrets, ProcessLauncher launcher) {
     try {
-      return new AcpConnection(name, AgentProcess.start(name, commandLine, directory, environment), observer, secrets);
+      return new AcpConnection(name, AgentProcess.start(name, commandLine, directory, environment, launcher), observer, secrets);
     } catch (IOException e) {
       throw new AcpAgentException(e.getMessage());
     }

@@ -3,6 +3,7 @@ package dev.roundhouse.drivers.acp;
 import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.ChildEnvironment;
+import dev.roundhouse.drivers.process.EndpointSilence;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.hub.spi.AuthStatus;
@@ -152,7 +153,7 @@ public final class AcpDriver implements AgentDriver {
   public void run(TurnRequest request, TurnContext context) throws Exception {
     Optional<AgentEndpoint> endpoint = context.agentEndpoint();
     AcpConnection agent = AcpConnection.start(config.displayName(), commandLine(), request.workingDirectory(), environment(request.environment()),
-        tuning.lineObserver(), endpoint.map(hub -> List.of(hub.bearerToken())).orElse(List.of()));
+        tuning.lineObserver(), secrets(endpoint, request), context.processes());
     AtomicReference<String> prompting = new AtomicReference<>();
     context.onStop(() -> {
       String sessionId = prompting.get();
@@ -180,6 +181,13 @@ public final class AcpDriver implements AgentDriver {
 
   private record OpenSession(String id, String model, boolean loaded) {}
 
+  /** The hub's token and the values of the face's servers' env and headers: never in a report. */
+  private static List<String> secrets(Optional<AgentEndpoint> endpoint, TurnRequest request) {
+    List<String> secrets = new ArrayList<>(SessionParams.secrets(request.mcpServers()));
+    endpoint.ifPresent(hub -> secrets.add(hub.bearerToken()));
+    return secrets;
+  }
+
   private JsonNode initialize(AcpConnection agent) throws InterruptedException {
     AcpSchema.InitializeRequest hello = new AcpSchema.InitializeRequest(
         PROTOCOL_VERSION,
@@ -201,7 +209,10 @@ public final class AcpDriver implements AgentDriver {
     if (endpoint.isPresent() && !takesHttp) {
       LOG.info("{} takes no HTTP MCP servers: its turns run without the hub's tools", config.displayName());
     }
-    List<SessionParams.McpServer> servers = SessionParams.mcpServers(endpoint, takesHttp);
+    if (!takesHttp && request.mcpServers().stream().anyMatch(spec -> spec.transport().equals("http"))) {
+      LOG.info("{} takes no HTTP MCP servers: the turn's http servers are left out", config.displayName());
+    }
+    List<SessionParams.McpServer> servers = SessionParams.mcpServers(endpoint, request.mcpServers(), takesHttp);
     String cwd = request.workingDirectory().toAbsolutePath().toString();
     String resume = request.resumeSessionId();
     if (resume != null && capabilities.path("loadSession").asBoolean(false)) {
@@ -259,7 +270,7 @@ public final class AcpDriver implements AgentDriver {
     CompletableFuture<JsonNode> answer = agent.requestAsync(
         AcpSchema.METHOD_SESSION_PROMPT, new AcpSchema.PromptRequest(sessionId, List.of(new AcpSchema.TextContent(text))));
     try {
-      JsonNode result = awaitAnswer(agent, turn, answer, context.clock());
+      JsonNode result = awaitAnswer(agent, turn, answer, context);
       if (context.isStopped()) {
         throw new TurnStoppedException(turnId);
       }
@@ -292,11 +303,14 @@ public final class AcpDriver implements AgentDriver {
    * <p>The silence is measured on the hub's {@code clock} (the turn's), so a test advances it rather than
    * waiting minutes: every quarter second (of real time) the wait looks whether the agent wrote a line or a
    * permission request was answered since the last look, or the agent waits on others; if so, the silence
-   * starts again at the clock's now.
+   * starts again at the clock's now. A quarter, half and three quarters into a silence it says so in the
+   * transcript ({@link EndpointSilence}).
    */
-  private JsonNode awaitAnswer(AcpConnection agent, PromptTurn turn, CompletableFuture<JsonNode> answer, Clock clock)
+  private JsonNode awaitAnswer(AcpConnection agent, PromptTurn turn, CompletableFuture<JsonNode> answer, TurnContext context)
       throws InterruptedException, ExecutionException {
+    Clock clock = context.clock();
     Duration limit = tuning.endpointDeadline();
+    EndpointSilence silence = new EndpointSilence(config.displayName(), limit);
     long poll = Math.min(TimeUnit.MILLISECONDS.toNanos(250), limit.toNanos());
     long lastHeard = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
     Instant quietSince = clock.instant();
@@ -305,10 +319,14 @@ public final class AcpDriver implements AgentDriver {
         return answer.get(poll, TimeUnit.NANOSECONDS);
       } catch (TimeoutException e) {
         long heard = Math.max(agent.lastLineNanos(), turn.lastActivityNanos());
+        Duration quiet = Duration.between(quietSince, clock.instant());
         if (heard != lastHeard || turn.waitingOnOthers()) {
           lastHeard = heard;
           quietSince = clock.instant();
-        } else if (Duration.between(quietSince, clock.instant()).compareTo(limit) >= 0) {
+          silence.heard();
+        } else if (quiet.compareTo(limit) < 0) {
+          silence.due(quiet, null).ifPresent(context::emit);
+        } else {
           agent.notify(AcpSchema.METHOD_SESSION_CANCEL, new AcpSchema.CancelNotification(turn.sessionId()));
           if (!endsWithin(answer, config.cancelGrace())) {
             agent.kill();

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 final class AuthCheck {
   private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+(?:\\.\\d+)?(?:[-+][0-9A-Za-z.-]+)?");
-  private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(15);
+  /** Gemini CLI answers --version in 2-3 s on a quiet 2-core machine, and took over 15 s at load 20. */
+  private static final Duration VERSION_TIMEOUT = Duration.ofSeconds(40);
 
   private final AcpAgentConfig config;
   private final Map<String, String> versions = new ConcurrentHashMap<>();

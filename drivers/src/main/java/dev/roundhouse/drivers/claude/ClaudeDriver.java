@@ -95,7 +95,7 @@ public final class ClaudeDriver implements AgentDriver {
     try (TurnFolder folder = TurnFolder.create()) {
       Optional<Path> systemPrompt = folder.writeSystemPrompt(ClaudeCommandLine.systemPrompt(request));
       Optional<AgentEndpoint> endpoint = context.agentEndpoint();
-      Optional<Path> mcpConfig = endpoint.map(folder::writeMcpConfig);
+      Optional<Path> mcpConfig = folder.writeMcpConfig(request.mcpServers(), endpoint.orElse(null));
       AtomicReference<ClaudeSession> current = new AtomicReference<>();
       context.onStop(() -> {
         ClaudeSession session = current.get();

@@ -82,7 +82,7 @@ final class ClaudeSession implements StreamMapper.Sink, AutoCloseable {
       Duration stopGrace, EmitObserver observer) {
     AgentProcess process;
     try {
-      process = AgentProcess.start("claude", commandLine, directory, environment);
+      process = AgentProcess.start("claude", commandLine, directory, environment, context.processes());
     } catch (IOException e) {
       throw new RoundhouseException("agent_not_started", e.getMessage()
           + " (install Claude Code with `npm install -g @anthropic-ai/claude-code`, or configure the path of its `claude` program)", e);

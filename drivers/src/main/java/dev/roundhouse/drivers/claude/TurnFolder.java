@@ -2,6 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,12 +12,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
  * A throwaway folder for one turn (mode 0700): the MCP configuration that carries the hub's task-scoped
- * token, and the text appended to the system prompt, each a 0600 file, so neither appears in the CLI's
+ * token (and the servers a face gave the turn, with their env and headers), and the text appended to the system prompt, each a 0600 file, so neither appears in the CLI's
  * argument list. Deleted when the turn ends.
  *
  * <p>Not thread-safe: the turn's thread creates, reads and closes it.
@@ -45,12 +47,43 @@ final class TurnFolder implements AutoCloseable {
 
   /** Writes {@code mcp.json} naming the hub's endpoint as the http server {@value #MCP_SERVER}. */
   Path writeMcpConfig(AgentEndpoint endpoint) {
+    return writeMcpConfig(List.of(), endpoint).orElseThrow();
+  }
+
+  /**
+   * Writes {@code mcp.json}: the hub's endpoint as the http server {@value #MCP_SERVER}, and the servers a
+   * face gave the turn under their own names (stdio: {@code command}, {@code args}, {@code env}; http:
+   * {@code url}, {@code headers}); empty when there is neither.
+   *
+   * @param hubEndpoint the hub's endpoint, or null when the hub serves none
+   */
+  Optional<Path> writeMcpConfig(List<McpServerSpec> extra, AgentEndpoint hubEndpoint) {
+    Optional<AgentEndpoint> endpoint = Optional.ofNullable(hubEndpoint);
+    if (endpoint.isEmpty() && extra.isEmpty()) {
+      return Optional.empty();
+    }
     ObjectNode config = Json.mapper().createObjectNode();
-    ObjectNode server = config.putObject("mcpServers").putObject(MCP_SERVER);
-    server.put("type", "http");
-    server.put("url", endpoint.url().toString());
-    server.putObject("headers").put("Authorization", "Bearer " + endpoint.bearerToken());
-    return write("mcp.json", Json.write(config));
+    ObjectNode servers = config.putObject("mcpServers");
+    endpoint.ifPresent(hub -> {
+      ObjectNode server = servers.putObject(MCP_SERVER);
+      server.put("type", "http");
+      server.put("url", hub.url().toString());
+      server.putObject("headers").put("Authorization", "Bearer " + hub.bearerToken());
+    });
+    for (McpServerSpec spec : extra) {
+      ObjectNode server = servers.putObject(spec.name());
+      if (spec.transport().equals("http")) {
+        server.put("type", "http");
+        server.put("url", spec.url());
+        spec.headers().forEach(server.putObject("headers")::put);
+      } else {
+        server.put("type", "stdio");
+        server.put("command", spec.command());
+        spec.args().forEach(server.putArray("args")::add);
+        spec.env().forEach(server.putObject("env")::put);
+      }
+    }
+    return Optional.of(write("mcp.json", Json.write(config)));
   }
 
   /** Writes the text to append to the system prompt; empty when there is none. */

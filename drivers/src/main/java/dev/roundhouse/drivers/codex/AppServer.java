@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roundhouse.drivers.process.AgentProcess;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.process.ProcessLauncher;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,9 +84,14 @@ final class AppServer implements AutoCloseable {
    * @throws RoundhouseException when the program cannot be started, naming it
    */
   static AppServer start(List<String> commandLine, Path directory, Map<String, String> environment) {
+    return start(commandLine, directory, environment, ProcessLauncher.ownGroup());
+  }
+
+  /** As {@link #start(List, Path, Map)}, started through a turn's {@code launcher}. */
+  static AppServer start(List<String> commandLine, Path directory, Map<String, String> environment, ProcessLauncher launcher) {
     AgentProcess process;
     try {
-      process = AgentProcess.start("codex", commandLine, directory, environment);
+      process = AgentProcess.start("codex", commandLine, directory, environment, launcher);
     } catch (IOException e) {
       throw new RoundhouseException("codex_not_started", e.getMessage() + " (install it with `npm install -g @openai/codex`, or configure the codex command)");
     }

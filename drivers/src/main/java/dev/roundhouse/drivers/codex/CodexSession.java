@@ -2,8 +2,10 @@ package dev.roundhouse.drivers.codex;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.drivers.process.EndpointSilence;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.hub.spi.TurnContext;
 import dev.roundhouse.hub.spi.TurnEvent;
@@ -35,6 +37,8 @@ final class CodexSession {
   private static final Logger LOG = LoggerFactory.getLogger(CodexSession.class);
   /** The hub's MCP server's name in the thread's config. */
   static final String HUB_SERVER = "roundhouse";
+  /** How long Codex waits for the hub's MCP server to answer initialize and tools/list at a thread's start. */
+  static final Duration HUB_STARTUP_TIMEOUT = Duration.ofSeconds(60);
   /** The variable that carries the task-scoped MCP token to Codex (never argv, never a file Codex keeps). */
   static final String TOKEN_VARIABLE = "HUB_MCP_TOKEN";
   private static final Duration POLL = Duration.ofMillis(250);
@@ -66,7 +70,7 @@ final class CodexSession {
   }
 
   void run() throws Exception {
-    server = AppServer.start(settings.command().commandLine(List.of("app-server")), request.workingDirectory(), environment());
+    server = AppServer.start(settings.command().commandLine(List.of("app-server")), request.workingDirectory(), environment(), context.processes());
     tuning.observer().started(server);
     context.onStop(this::stop);
     try {
@@ -157,10 +161,30 @@ final class CodexSession {
     if (request.model() != null && !request.model().isBlank()) {
       params.put("model", request.model());
     }
+    ObjectNode servers = endpoint.isPresent() || !request.mcpServers().isEmpty()
+        ? params.putObject("config").putObject("mcp_servers") : null;
+    // The servers a face gave the turn (an ACP client's), under their own names; Codex asks before calling
+    // their tools by its own rules, and each question comes to the hub's gate (Approvals).
+    for (McpServerSpec spec : request.mcpServers()) {
+      ObjectNode server = servers.putObject(spec.name());
+      if (spec.transport().equals("http")) {
+        server.put("url", spec.url());
+        spec.headers().forEach(server.putObject("http_headers")::put);
+      } else {
+        server.put("command", spec.command());
+        spec.args().forEach(server.putArray("args")::add);
+        spec.env().forEach(server.putObject("env")::put);
+      }
+    }
     endpoint.ifPresent(agent -> {
-      ObjectNode hub = params.putObject("config").putObject("mcp_servers").putObject(HUB_SERVER);
+      ObjectNode hub = servers.putObject(HUB_SERVER);
       hub.put("url", agent.url().toString());
       hub.put("bearer_token_env_var", TOKEN_VARIABLE);
+      // An optional server is given a short grace and the turn's first request may go out without its tools
+      // (measured at load 15: the model's call to suggest_task found no such tool). Required, Codex waits for
+      // its initialize and tools/list, up to the timeout (10 s by default: a busy hub can take longer).
+      hub.put("required", true);
+      hub.put("startup_timeout_sec", (double) HUB_STARTUP_TIMEOUT.toSeconds());
       // The hub's own tools: the hub applies its actor rules to every call, so Codex need not ask.
       hub.put("default_tools_approval_mode", "approve");
     });
@@ -196,11 +220,13 @@ final class CodexSession {
     turnId = id;
     items.turnStarted(id);
     EndpointDeadline deadline = new EndpointDeadline(context.clock(), settings.endpointDeadline());
+    EndpointSilence silence = new EndpointSilence("codex", settings.endpointDeadline());
     try {
       while (true) {
         if (context.isStopped()) {
           throw new TurnStoppedException(request.turnId());
         }
+        announceSilence(deadline, silence);
         AppServer.Incoming incoming = server.next(deadline.remaining().filter(left -> left.compareTo(POLL) < 0).orElse(POLL));
         if (incoming == null) {
           if (deadline.expired()) {
@@ -237,6 +263,16 @@ final class CodexSession {
     } finally {
       turnId = null;
       done.complete(null);
+    }
+  }
+
+  /** Tells the transcript when the endpoint has been quiet a while (not while a tool runs). */
+  private void announceSilence(EndpointDeadline deadline, EndpointSilence silence) {
+    Optional<Duration> quiet = deadline.silentFor();
+    if (quiet.isEmpty()) {
+      silence.heard();
+    } else if (!deadline.expired()) {
+      silence.due(quiet.get(), deadline.lastRetry().orElse(null)).ifPresent(context::emit);
     }
   }
 

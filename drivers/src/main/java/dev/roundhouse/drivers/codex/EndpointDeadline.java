@@ -71,6 +71,14 @@ final class EndpointDeadline {
     return Optional.of(left.isNegative() ? Duration.ZERO : left);
   }
 
+  /** How long the endpoint has been silent; empty while a tool runs. */
+  Optional<Duration> silentFor() {
+    if (!runningTools.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(Duration.between(lastProgress, clock.instant()));
+  }
+
   boolean expired() {
     return remaining().map(Duration::isZero).orElse(false);
   }

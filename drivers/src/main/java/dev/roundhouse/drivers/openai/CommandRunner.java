@@ -14,13 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import dev.roundhouse.drivers.process.ProcessGroups;
+import dev.roundhouse.hub.process.ProcessLauncher;
 
 /**
- * Runs the model's shell commands: {@code bash -c} in the working directory, in a process group of its own
- * ({@code setsid}, where it exists), stdin from {@code /dev/null}, stdout and stderr merged and capped. On a
+ * Runs the model's shell commands: {@code bash -c} in the working directory, started through the turn's
+ * {@link ProcessLauncher} (a process group of its own, the turn's run marker and cgroup, a parent-death signal:
+ * see {@code docs/processes.md}), stdin from {@code /dev/null}, stdout and stderr merged and capped. On a
  * timeout or a stop the whole tree is killed: the process group, and every descendant the JDK can see.
  * When the command exits, what it left running in its group is killed too, so a stray background job
- * neither outlives the turn nor holds the output pipe open.
+ * neither outlives the turn nor holds the output pipe open; one that left the group with {@code setsid} is
+ * killed with the rest of the turn's processes when the turn ends.
  *
  * <p>The command's environment is the hub's minus every variable that holds the endpoint's key, so
  * {@code env} cannot print it.
@@ -53,13 +56,17 @@ final class CommandRunner {
    * @param maxOutputChars the most output kept (the start and the end of it)
    */
   private final Map<String, String> variables;
+  /** The turn's: every command runs under its marker and cgroup, so the turn's end kills what it left. */
+  private final ProcessLauncher launcher;
 
   CommandRunner(Set<String> hiddenVariables, Secret key, int maxOutputChars) {
-    this(Map.of(), hiddenVariables, key, maxOutputChars);
+    this(Map.of(), hiddenVariables, key, maxOutputChars, ProcessLauncher.ownGroup());
   }
 
   /** @param variables added to every command's environment (the task's {@code PORT}, say), before the hidden ones are removed */
-  CommandRunner(Map<String, String> variables, Set<String> hiddenVariables, Secret key, int maxOutputChars) {
+  CommandRunner(Map<String, String> variables, Set<String> hiddenVariables, Secret key, int maxOutputChars,
+      ProcessLauncher launcher) {
+    this.launcher = launcher;
     this.variables = Map.copyOf(variables);
     this.hiddenVariables = Set.copyOf(hiddenVariables);
     this.key = key;
@@ -75,7 +82,7 @@ final class CommandRunner {
       return new Outcome(-1, "", false, true);
     }
     ProcessBuilder builder =
-        new ProcessBuilder(ProcessGroups.inOwnGroup(List.of("bash", "-c", command)))
+        new ProcessBuilder(List.of("bash", "-c", command))
             .directory(directory.toFile())
             .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -85,7 +92,7 @@ final class CommandRunner {
     if (key != null) {
       environment.values().removeIf(key::occursIn);
     }
-    Process process = builder.start();
+    Process process = launcher.start(builder);
     running.add(process);
     try {
       if (stopped) {

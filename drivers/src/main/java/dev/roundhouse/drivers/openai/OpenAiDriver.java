@@ -142,16 +142,19 @@ public final class OpenAiDriver implements AgentDriver {
     CountDownLatch stopped = new CountDownLatch(1);
     Sleeper sleeper = tuning.sleeper() != null ? tuning.sleeper() : wait -> stopped.await(wait.toNanos(), TimeUnit.NANOSECONDS);
     ChatClient client = new ChatClient(http, settings, tuning.retry(), sleeper, tuning.random(), context.clock(), tuning.requestTimeout());
-    CommandRunner commands = new CommandRunner(request.environment(), config.keyVariables(), settings.apiKey().orElse(null), MAX_COMMAND_OUTPUT_CHARS);
+    CommandRunner commands = new CommandRunner(request.environment(), config.keyVariables(), settings.apiKey().orElse(null), MAX_COMMAND_OUTPUT_CHARS, context.processes());
     context.onStop(() -> {
       stopped.countDown();
       client.abort();
       commands.stopAll();
     });
-    try {
+    McpServerTools servers = request.mcpServers().isEmpty() ? McpServerTools.none()
+        : McpServerTools.connect(request.mcpServers(), request.workingDirectory(), request.environment(),
+            config.keyVariables(), settings.apiKey().orElse(null), context.processes(), context::requestPermission);
+    try (servers) {
       Toolbox tools = request.codingTask()
-          ? new Toolbox(new WorkspaceTools(paths, commands, context::requestPermission, tuning.commandTimeout()), context)
-          : Toolbox.hubOnly(context); // not coding work: no files, no commands
+          ? new Toolbox(new WorkspaceTools(paths, commands, context::requestPermission, tuning.commandTimeout()), context, servers)
+          : Toolbox.hubOnly(context, servers); // not coding work: no files, no commands
       new ChatLoop(request, context, settings, model, client, tools, tuning.maxSteps()).run();
     } finally {
       commands.stopAll();

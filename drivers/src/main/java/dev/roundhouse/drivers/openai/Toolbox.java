@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Every tool the model is offered for one turn: the workspace tools (for a coding task only), then the hub
  * operations the context grants this task's agent (same names, same input schemas, called through {@link
- * TurnContext#callTool}). A hub operation whose name a workspace tool already uses, or that model APIs would
- * refuse, is left out.
+ * TurnContext#callTool}), then the tools of the MCP servers a face gave the turn ({@link McpServerTools}). A hub
+ * operation whose name a workspace tool already uses, or that model APIs would refuse, is left out.
  *
  * <p>Immutable after construction; calls run on the chat loop's thread.
  */
@@ -33,20 +33,22 @@ final class Toolbox {
   private final WorkspaceTools workspace;
   private final TurnContext context;
   private final Map<String, OperationDescriptor> operations = new LinkedHashMap<>();
+  private final McpServerTools servers;
 
-  /** A coding task's tools: the workspace's and the hub's. */
-  Toolbox(WorkspaceTools workspace, TurnContext context) {
-    this(context, java.util.Objects.requireNonNull(workspace, "workspace"));
+  /** A coding task's tools: the workspace's, the hub's and those of the turn's MCP servers. */
+  Toolbox(WorkspaceTools workspace, TurnContext context, McpServerTools servers) {
+    this(context, java.util.Objects.requireNonNull(workspace, "workspace"), servers);
   }
 
-  /** The tools of a turn that is not coding work: the hub's operations only. */
-  static Toolbox hubOnly(TurnContext context) {
-    return new Toolbox(context, null);
+  /** The tools of a turn that is not coding work: the hub's operations and those of the turn's MCP servers. */
+  static Toolbox hubOnly(TurnContext context, McpServerTools servers) {
+    return new Toolbox(context, null, servers);
   }
 
-  private Toolbox(TurnContext context, WorkspaceTools workspace) {
+  private Toolbox(TurnContext context, WorkspaceTools workspace, McpServerTools servers) {
     this.workspace = workspace;
     this.context = context;
+    this.servers = servers;
     for (OperationDescriptor operation : context.tools()) {
       if ((workspace != null && WorkspaceTools.NAMES.contains(operation.name())) || !TOOL_NAME.matcher(operation.name()).matches()) {
         LOG.warn("hub operation '{}' is not offered to the model: its name is taken or not a valid tool name", operation.name());
@@ -67,6 +69,7 @@ final class Toolbox {
       function.put("description", operation.description() == null ? operation.name() : operation.description());
       function.set("parameters", parameters(operation.inputSchema()));
     }
+    servers.addDefinitions(tools);
     return tools;
   }
 
@@ -79,6 +82,7 @@ final class Toolbox {
           WorkspaceTools.WRITE_FILE, WorkspaceTools.EDIT_FILE, WorkspaceTools.RUN_COMMAND));
     }
     names.addAll(operations.keySet());
+    names.addAll(servers.names());
     return names;
   }
 
@@ -90,6 +94,9 @@ final class Toolbox {
   ToolOutcome call(String callId, String name, ObjectNode arguments, Consumer<String> output) throws InterruptedException {
     if (workspace != null && WorkspaceTools.NAMES.contains(name)) {
       return workspace.call(callId, name, arguments, output);
+    }
+    if (servers.has(name) && !operations.containsKey(name)) {
+      return servers.call(callId, name, arguments);
     }
     if (!operations.containsKey(name)) {
       return ToolOutcome.error("there is no tool named '" + name + "'; the tools are: " + String.join(", ", names()));

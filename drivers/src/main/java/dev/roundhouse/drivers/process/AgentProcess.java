@@ -2,6 +2,7 @@ package dev.roundhouse.drivers.process;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.roundhouse.hub.core.Locks;
+import dev.roundhouse.hub.process.ProcessLauncher;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -57,16 +58,25 @@ public final class AgentProcess implements AutoCloseable {
    * @throws IOException when the program cannot be started (not installed, not executable)
    */
   public static AgentProcess start(String name, List<String> command, Path directory, Map<String, String> environment) throws IOException {
+    return start(name, command, directory, environment, ProcessLauncher.ownGroup());
+  }
+
+  /**
+   * As {@link #start(String, List, Path, Map)}, started through {@code launcher}: a turn's
+   * ({@link dev.roundhouse.hub.spi.TurnContext#processes}), so that the turn's end kills whatever the CLI left.
+   */
+  public static AgentProcess start(String name, List<String> command, Path directory, Map<String, String> environment,
+      ProcessLauncher launcher) throws IOException {
     String program = command.get(0);
     if (program.contains("/") ? !Files.isExecutable(Path.of(program)) : findOn(environment.get("PATH"), program) == null) {
       // checked here: under setsid, a missing program would only show as setsid's exit status
       throw new IOException("cannot start " + name + ": " + program
           + (program.contains("/") ? " is not an executable file" : " is not on PATH"));
     }
-    ProcessBuilder builder = new ProcessBuilder(ProcessGroups.inOwnGroup(command)).directory(directory.toFile());
+    ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
     builder.environment().clear();
     builder.environment().putAll(environment);
-    return new AgentProcess(builder.start(), name);
+    return new AgentProcess(launcher.start(builder), name);
   }
 
   public long pid() {

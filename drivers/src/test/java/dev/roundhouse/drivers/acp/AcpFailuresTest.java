@@ -9,6 +9,7 @@ import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.testing.ManualClock;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.hub.spi.AgentEndpoint;
+import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.spi.TurnRequest;
 import java.net.URI;
 import java.nio.file.Path;
@@ -129,10 +130,16 @@ class AcpFailuresTest {
     });
     long started = System.nanoTime();
     Waits.until("the turn to end", Duration.ofSeconds(30), () -> {
-      clock.advance(Duration.ofSeconds(20)); // the hub's time moves on; the agent stays silent
+      // the hub's time moves on (about 10 s per look of the driver's, so each notice mark is seen); the agent stays silent
+      clock.advance(Duration.ofMillis(200));
       return failure.isDone();
     });
     assertThat(failure.get()).hasMessageStartingWith("Fake Agent heard nothing from its model for 180 s (it may be retrying a failing model endpoint); the prompt was cancelled");
+    // while silent, the transcript said so (a quarter, half, three quarters in; a starved driver thread may skip one)
+    assertThat(context.events(TurnEvent.EndpointSilent.class)).isNotEmpty().allSatisfy(notice -> {
+      assertThat(notice.text()).startsWith("Fake Agent has had no answer from its model for ");
+      assertThat(notice.silentSeconds()).isBetween(45L, 179L);
+    });
     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("real time taken").isLessThan(Duration.ofSeconds(30));
   }
 

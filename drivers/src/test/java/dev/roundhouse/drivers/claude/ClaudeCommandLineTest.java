@@ -3,6 +3,7 @@ package dev.roundhouse.drivers.claude;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.drivers.process.AgentCommand;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.spi.AgentEndpoint;
 import dev.roundhouse.hub.spi.TurnRequest;
 import java.net.URI;
@@ -70,5 +71,24 @@ class ClaudeCommandLineTest {
               + "\"headers\":{\"Authorization\":\"Bearer task-token-123\"}}}}");
     }
     assertThat(folder).doesNotExist();
+  }
+
+  @Test
+  void aFacesMcpServersGoInTheSameConfigUnderTheirOwnNames() throws Exception {
+    try (TurnFolder turn = TurnFolder.create()) {
+      List<McpServerSpec> servers = List.of(
+          McpServerSpec.stdio("notes", "node", List.of("notes.mjs"), Map.of("NOTES_TOKEN", "t0k")),
+          McpServerSpec.http("docs", "http://127.0.0.1:9/mcp", Map.of("Authorization", "Bearer h")));
+      Path withHub = turn.writeMcpConfig(servers, new AgentEndpoint(URI.create("http://127.0.0.1:7411/mcp"), "task-token-123", 9)).orElseThrow();
+      assertThat(Files.readString(withHub)).isEqualTo(
+          "{\"mcpServers\":{\"roundhouse\":{\"type\":\"http\",\"url\":\"http://127.0.0.1:7411/mcp\","
+              + "\"headers\":{\"Authorization\":\"Bearer task-token-123\"}},"
+              + "\"notes\":{\"type\":\"stdio\",\"command\":\"node\",\"args\":[\"notes.mjs\"],\"env\":{\"NOTES_TOKEN\":\"t0k\"}},"
+              + "\"docs\":{\"type\":\"http\",\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"Authorization\":\"Bearer h\"}}}}");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(withHub))).isEqualTo("rw-------");
+    }
+    try (TurnFolder turn = TurnFolder.create()) {
+      assertThat(turn.writeMcpConfig(List.of(), null)).as("no hub endpoint and no servers: no file").isEmpty();
+    }
   }
 }

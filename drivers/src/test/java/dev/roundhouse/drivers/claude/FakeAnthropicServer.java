@@ -20,9 +20,10 @@ import java.util.Set;
  * {@code system} entry), and answers a request with nothing scripted with a 400 that names it, so a test
  * that scripted too little fails loudly. Anything else is a 404, listed in {@link #unexpected()}.
  *
- * <p>Thread-safe, as {@link FakeHttpServer} is; one per test, closed after it.
+ * <p>Thread-safe, as {@link FakeHttpServer} is; one per test, closed after it. Public for other modules'
+ * end-to-end tests (the app's ACP test, through the test-jar).
  */
-final class FakeAnthropicServer extends FakeHttpServer {
+public final class FakeAnthropicServer extends FakeHttpServer {
   private static final Set<String> ROLES = Set.of("user", "assistant", "system");
 
   private FakeAnthropicServer() {
@@ -30,7 +31,7 @@ final class FakeAnthropicServer extends FakeHttpServer {
   }
 
   /** Serving at once; {@link #baseUrl()} is what {@code ANTHROPIC_BASE_URL} is set to. */
-  static FakeAnthropicServer start() {
+  public static FakeAnthropicServer start() {
     return new FakeAnthropicServer();
   }
 
@@ -60,7 +61,7 @@ final class FakeAnthropicServer extends FakeHttpServer {
   }
 
   /** The system prompt's text parts of a request, joined. */
-  static String systemPrompt(RecordedRequest request) {
+  public static String systemPrompt(RecordedRequest request) {
     StringBuilder text = new StringBuilder();
     JsonNode system = request.json().path("system");
     if (system.isTextual()) {
@@ -73,7 +74,7 @@ final class FakeAnthropicServer extends FakeHttpServer {
   // ---- replies ----
 
   /** One content block of a streamed answer. */
-  sealed interface Block {}
+  public sealed interface Block {}
 
   /** A text block, streamed as one delta per chunk. */
   record Text(List<String> chunks) implements Block {}
@@ -84,20 +85,20 @@ final class FakeAnthropicServer extends FakeHttpServer {
   /** A thinking block: its text in one {@code thinking_delta}, then a {@code signature_delta}. */
   record Thinking(String text) implements Block {}
 
-  static Block text(String... chunks) {
+  public static Block text(String... chunks) {
     return new Text(List.of(chunks));
   }
 
-  static Block toolUse(String id, String name, String inputJson) {
+  public static Block toolUse(String id, String name, String inputJson) {
     return new ToolUse(id, name, inputJson);
   }
 
-  static Block thinking(String text) {
+  public static Block thinking(String text) {
     return new Thinking(text);
   }
 
   /** A streamed answer with these blocks; the stop reason is {@code tool_use} when one is a tool use. */
-  static Reply answer(Block... blocks) {
+  public static Reply answer(Block... blocks) {
     return exchange -> writeAnswer(open(exchange), exchange.request().json(), List.of(blocks), true);
   }
 
@@ -107,7 +108,7 @@ final class FakeAnthropicServer extends FakeHttpServer {
   }
 
   /** A streamed text answer of these chunks. */
-  static Reply answer(String... chunks) {
+  public static Reply answer(String... chunks) {
     return answer(text(chunks));
   }
 

@@ -266,6 +266,8 @@ class CodexDriverTest {
         .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') gave no answer within 3 s");
     Duration took = Duration.ofNanos(System.nanoTime() - started);
     assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(15));
+    assertThat(context.events(TurnEvent.EndpointSilent.class)).as("notices while the endpoint hung").isNotEmpty()
+        .allSatisfy(notice -> assertThat(notice.text()).startsWith("codex has had no answer from its model for "));
   }
 
   @Test
@@ -277,6 +279,8 @@ class CodexDriverTest {
         .isInstanceOf(RoundhouseException.class)
         .hasMessageStartingWith("the model endpoint " + server.baseUrl() + " (codex provider 'fake') gave no answer within 2 s; codex last said: Reconnecting...")
         .hasMessageContaining("401 Unauthorized: Incorrect API key provided");
+    assertThat(context.events(TurnEvent.EndpointSilent.class)).extracting(TurnEvent.EndpointSilent::text)
+        .anySatisfy(text -> assertThat(text).contains("(it last said: Reconnecting..."));
   }
 
   @Test

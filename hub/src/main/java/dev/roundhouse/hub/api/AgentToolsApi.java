@@ -10,6 +10,7 @@ import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,6 +22,14 @@ public final class AgentToolsApi {
   public static final Set<String> NAMES = Set.of(
       "suggest_task", "list_tasks", "get_task", "update_task", "move_task", "withdraw_suggestion",
       "list_tags", "update_tag", "list_projects", "ask_user", "create_runbook", "list_runbooks", "update_runbook");
+  /**
+   * The agents' tools that are an agent's name for a hub operation (agent name → hub name): one operation, the
+   * actor's rules inside it. Agents are offered the first, people and external clients the second.
+   */
+  public static final Map<String, String> HUB_TWINS = Map.of(
+      "get_task", "task_get", "list_tasks", "task_list", "update_task", "task_update", "move_task", "task_move",
+      "list_tags", "tag_list", "update_tag", "tag_update", "list_projects", "project_list",
+      "create_runbook", "runbook_create", "list_runbooks", "runbook_list", "update_runbook", "runbook_update");
   /** The agents' tools that wait for a person, as long as the person takes (no timeout). */
   public static final Set<String> WAIT_FOR_A_PERSON = Set.of("ask_user");
 

@@ -3,6 +3,7 @@ package dev.roundhouse.hub.api;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.roundhouse.hub.model.Decision;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.events.Event;
 import java.util.List;
 import dev.roundhouse.hub.model.Turn;
@@ -24,17 +25,30 @@ public final class TurnApi {
       @JsonPropertyDescription("The agent's permission mode, when the driver has modes") String permissionMode,
       @JsonPropertyDescription("No human is watching: a permission that would ask is denied, a question or settings drift fails the run, and the session never lingers")
           Boolean unattended,
-      @JsonPropertyDescription("Give the agent the project's context text (default true)") Boolean projectContext) {
+      @JsonPropertyDescription("Give the agent the project's context text (default true)") Boolean projectContext,
+      @JsonPropertyDescription("MCP servers the agent gets for this turn next to the hub's own tools (an ACP client's); kept in memory only, never stored, and inherited by the turns that run the task's queued messages after it; refused from an agent")
+          List<McpServerSpec> mcpServers) {
 
     public TurnStart(long task, String message, String driver, String model, String permissionMode, Boolean unattended) {
-      this(task, message, driver, model, permissionMode, unattended, null);
+      this(task, message, driver, model, permissionMode, unattended, null, null);
+    }
+
+    public TurnStart(long task, String message, String driver, String model, String permissionMode, Boolean unattended, Boolean projectContext) {
+      this(task, message, driver, model, permissionMode, unattended, projectContext, null);
     }
   }
 
   public record TurnSend(
       @JsonProperty(required = true) long task,
       @JsonProperty(required = true) String message,
-      @JsonPropertyDescription("Driver for a turn this message starts") String driver) {}
+      @JsonPropertyDescription("Driver for a turn this message starts") String driver,
+      @JsonPropertyDescription("MCP servers for a turn this message starts (as turn_start's); a running or lingering turn keeps its own")
+          List<McpServerSpec> mcpServers) {
+
+    public TurnSend(long task, String message, String driver) {
+      this(task, message, driver, null);
+    }
+  }
 
   public record TaskRef(@JsonProperty(required = true) long task) {}
 

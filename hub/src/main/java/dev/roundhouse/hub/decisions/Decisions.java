@@ -132,6 +132,7 @@ public final class Decisions implements DecisionDesk {
   }
 
   /** Closes a pending decision without an answer; a no-op (returning it) when it is already closed. */
+  @Override
   public Decision expire(long id, String reason) {
     Decision closed = store.write(w -> expire(w, id, reason));
     release(closed);

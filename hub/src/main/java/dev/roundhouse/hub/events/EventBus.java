@@ -1,6 +1,7 @@
 package dev.roundhouse.hub.events;
 
 import dev.roundhouse.hub.core.Locks;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -15,14 +16,22 @@ import org.slf4j.LoggerFactory;
  * than its buffer is closed with a reason (its reader reconnects with the last sequence it saw and is
  * replayed from the store), so a slow viewer can stall neither the writer nor other viewers.
  *
- * <p>Thread-safe. {@link #published} runs on the store's writer thread and holds no lock; it, and so
- * {@link #publishTransient}, refuses a caller that holds a {@linkplain Locks#tracked tracked} lock.
+ * <p>Thread-safe. {@link #published} runs on the store's writer thread; it calls observers with no lock
+ * held and offers to the subscriptions' queues (which never blocks) under one private lock, so durable and
+ * transient events have one order in every queue. It, and so {@link #publishTransient}, refuses a caller
+ * that holds a {@linkplain Locks#tracked tracked} lock.
  */
 public final class EventBus implements EventSink {
   private static final Logger logger = LoggerFactory.getLogger(EventBus.class);
 
   private final CopyOnWriteArrayList<LiveSubscription> live = new CopyOnWriteArrayList<>();
   private final CopyOnWriteArrayList<Consumer<List<Event>>> observers = new CopyOnWriteArrayList<>();
+  /** Orders the fan-out: every subscription sees durable and transient events in one order. */
+  private final Object fanOut = new Object();
+
+  @GuardedBy("fanOut")
+  private long lastDurableSeq;
+
   private volatile EventLog log;
 
   /** Connects the durable log used for replay; set once the store is open. */
@@ -45,9 +54,16 @@ public final class EventBus implements EventSink {
         logger.warn("an event observer failed; it stays registered", e);
       }
     }
-    for (LiveSubscription subscription : live) {
-      if (!subscription.offer(events, committedAtNanos)) {
-        live.remove(subscription);
+    // Offering only adds to bounded queues (never blocks); under the lock so that a transient event's
+    // stamp (the newest durable seq offered before it) matches where it sits in every queue.
+    synchronized (fanOut) {
+      for (Event event : events) {
+        lastDurableSeq = Math.max(lastDurableSeq, event.seq());
+      }
+      for (LiveSubscription subscription : live) {
+        if (!subscription.offer(events, committedAtNanos, lastDurableSeq)) {
+          live.remove(subscription);
+        }
       }
     }
   }

@@ -8,10 +8,13 @@ import java.util.concurrent.TimeUnit;
  * A bounded buffer of live events for one reader. Thread-safe: the writer thread offers, the reader polls.
  */
 final class LiveSubscription {
-  /** An event together with when its transaction committed, for latency measurements. */
-  record Delivery(Event event, long committedAtNanos) {}
+  /**
+   * An event together with when its transaction committed (for latency measurements) and the newest durable
+   * seq published before it: a transient event is stale for a reader that has already read past that.
+   */
+  record Delivery(Event event, long committedAtNanos, long durableBefore) {}
 
-  private static final Delivery CLOSED = new Delivery(null, 0);
+  private static final Delivery CLOSED = new Delivery(null, 0, 0);
 
   private final ArrayBlockingQueue<Delivery> queue;
   private final EventBus bus;
@@ -28,7 +31,7 @@ final class LiveSubscription {
   }
 
   /** Returns false when this subscription is closed (now or before) and should be dropped. */
-  boolean offer(List<Event> events, long committedAtNanos) {
+  boolean offer(List<Event> events, long committedAtNanos, long durableBefore) {
     if (closedReason != null) {
       return false;
     }
@@ -43,7 +46,7 @@ final class LiveSubscription {
                 + " events behind; reconnect with the last sequence number seen to resume");
         return false;
       }
-      queue.add(new Delivery(event, committedAtNanos));
+      queue.add(new Delivery(event, committedAtNanos, durableBefore));
     }
     return true;
   }

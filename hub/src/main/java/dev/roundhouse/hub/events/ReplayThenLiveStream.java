@@ -63,7 +63,12 @@ final class ReplayThenLiveStream implements EventStream {
         continue;
       }
       if (delivery.event().seq() == 0) {
-        // Transient (not stored): passed on live, never replayed; the position does not move.
+        // Transient (not stored): passed on live, never replayed; the position does not move. One published
+        // before a durable event this stream already returned (the replay read the message that sums a text
+        // delta up while the delta waited in the buffer) would show after its own summary: it is dropped.
+        if (delivery.durableBefore() < position) {
+          continue;
+        }
         committedAtNanos = delivery.committedAtNanos();
         return Optional.of(delivery.event());
       }

@@ -53,6 +53,11 @@ final class ApiRoutes {
         health.put("version", Hub.version());
         if (Boolean.TRUE.equals(exchange.getAttachment(TOKEN_PRESENTED))) {
           health.set("scheduler", scheduler); // its schedules and times are the token holder's business only
+          var containment = hub.processContainment();
+          ObjectNode processes = health.putObject("processes"); // how turns' processes are contained here
+          processes.put("active", containment.summary());
+          processes.put("cgroup", containment.cgroupNote());
+          processes.put("parent_death", containment.parentDeathNote());
         }
         send(exchange, health);
       }

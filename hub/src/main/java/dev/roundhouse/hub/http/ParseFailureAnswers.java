@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,10 +39,25 @@ final class ParseFailureAnswers {
       "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
   /** How many of a connection's most recent bytes are kept to find the request line of a refused request. */
   static final int SEEN = 2048;
+  /** Longer writes are never one of Undertow's refusals (a status line and three short headers). */
+  private static final int MAX_REFUSAL = 256;
   private static final Pattern REQUEST_LINE = Pattern.compile("(?:^|\n)[A-Z]{3,10} (\\S+) HTTP/1\\.[01]\r?\n");
   private static final String MESSAGE =
       "the request is not valid HTTP: a malformed request line or header, a path that is not valid percent-encoding"
-          + " (such as %ZZ), a Content-Length that is not a whole number from 0 to 2^63-1, or more than one Host header";
+          + " (such as %ZZ), or a Content-Length that is not a whole number from 0 to 2^63-1";
+  /**
+   * The status lines of Undertow's {@code HostHeaderHandler}, which it wraps around every root handler (no option
+   * turns it off): a body-less 400 whose reason phrase says what was wrong with the Host header.
+   */
+  private static final Map<String, String> HOST_REFUSALS = Map.of(
+      "No Host Header", "the request has no Host header; HTTP/1.1 requires exactly one",
+      "Only One Host Header Allowed", "the request has more than one Host header; exactly one is accepted",
+      "Host Header Malformed Port", "the Host header's port is not a number",
+      "Host Header Malformed IP-Literal", "the Host header's IP literal is malformed",
+      "Host Header Bad Characters", "the Host header has characters a host name cannot have",
+      "URI Host Header NO MATCH", "the Host header does not name the host of the request line's absolute URI");
+  private static final Pattern HOST_REFUSAL =
+      Pattern.compile("HTTP/1\\.[01] 400 ([^\r\n]+)\r\n(?:[A-Za-z-]+: [^\r\n]*\r\n)*\r\n");
 
   private ParseFailureAnswers() {}
 
@@ -58,13 +74,32 @@ final class ParseFailureAnswers {
 
   /** The JSON answer that replaces Undertow's empty one, for a request to {@code path} (null when unknown). */
   static byte[] answer(String path, Predicate<String> jsonRpc) {
+    return answer(path, jsonRpc, "malformed_request", MESSAGE);
+  }
+
+  /**
+   * What replaces the answer {@code written} (one buffer's bytes) when it is one of Undertow's body-less refusals,
+   * or null when it is not.
+   */
+  static byte[] replacement(byte[] written, String path, Predicate<String> jsonRpc) {
+    if (Arrays.equals(written, UNDERTOW_BAD_REQUEST)) {
+      return answer(path, jsonRpc);
+    }
+    Matcher refusal = HOST_REFUSAL.matcher(new String(written, StandardCharsets.ISO_8859_1));
+    if (refusal.matches() && HOST_REFUSALS.containsKey(refusal.group(1)) && !refusal.group().contains("Content-Type")) {
+      return answer(path, jsonRpc, "host_refused", HOST_REFUSALS.get(refusal.group(1)));
+    }
+    return null;
+  }
+
+  private static byte[] answer(String path, Predicate<String> jsonRpc, String code, String message) {
     ObjectNode body = Json.mapper().createObjectNode();
     if (path != null && jsonRpc.test(path)) {
       body.put("jsonrpc", "2.0");
       body.putNull("id");
-      body.putObject("error").put("code", -32600).put("message", MESSAGE);
+      body.putObject("error").put("code", -32600).put("message", message);
     } else {
-      body.putObject("error").put("status", 400).put("code", "malformed_request").put("message", MESSAGE);
+      body.putObject("error").put("status", 400).put("code", code).put("message", message);
     }
     byte[] json = (Json.write(body) + "\n").getBytes(StandardCharsets.UTF_8);
     String head = "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n"
@@ -149,10 +184,11 @@ final class ParseFailureAnswers {
       if (!drained()) {
         return 0;
       }
-      if (isUndertowsBadRequest(src)) {
+      byte[] replacement = refusalReplacement(src);
+      if (replacement != null) {
         int length = src.remaining();
         src.position(src.limit());
-        pending = ByteBuffer.wrap(answer(seen.lastTarget(), jsonRpc));
+        pending = ByteBuffer.wrap(replacement);
         drained();
         return length;
       }
@@ -210,16 +246,17 @@ final class ParseFailureAnswers {
       return true;
     }
 
-    private static boolean isUndertowsBadRequest(ByteBuffer src) {
-      if (src.remaining() != UNDERTOW_BAD_REQUEST.length) {
-        return false;
+    /** The replacement for {@code src} when it is a whole refusal of Undertow's (they are small), else null. */
+    private byte[] refusalReplacement(ByteBuffer src) {
+      if (src.remaining() > MAX_REFUSAL || src.remaining() < UNDERTOW_BAD_REQUEST.length) {
+        return null;
       }
-      for (int i = 0; i < UNDERTOW_BAD_REQUEST.length; i++) {
-        if (src.get(src.position() + i) != UNDERTOW_BAD_REQUEST[i]) {
-          return false;
-        }
+      byte[] written = new byte[src.remaining()];
+      src.duplicate().get(written);
+      if (written[0] != 'H' || written[9] != '4') {
+        return null;
       }
-      return true;
+      return replacement(written, seen.lastTarget(), jsonRpc);
     }
   }
 }

@@ -197,7 +197,7 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     }
     try {
       boolean health = path.equals("/api/health");
-      guard.check(exchange, !health);
+      guard.check(exchange, !health && !linkRoute(path));
       if (health) {
         exchange.putAttachment(ApiRoutes.TOKEN_PRESENTED, guard.presentsToken(exchange));
       }
@@ -213,6 +213,16 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     }
   }
 
+  /** True for a module's route that checks a credential of its own (a capability link) instead of the token. */
+  private boolean linkRoute(String path) {
+    if (!path.startsWith(EXTENSION_ROUTES)) {
+      return false;
+    }
+    String rest = path.substring(EXTENSION_ROUTES.length());
+    int slash = rest.indexOf('/');
+    return !hub.extensionRouteNeedsToken(slash < 0 ? rest : rest.substring(0, slash));
+  }
+
   /** A module's route, {@code /api/x/{name}/…}: the guard has passed; the module's handler answers. */
   private void serveExtension(HttpServerExchange exchange, String path) throws Exception {
     String rest = path.substring(EXTENSION_ROUTES.length());
@@ -226,8 +236,11 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     handler.get().handleRequest(exchange);
   }
 
-  private static void serveMount(HttpMount mount, HttpServerExchange exchange) {
+  private void serveMount(HttpMount mount, HttpServerExchange exchange) {
     try {
+      if (mount.guarded()) {
+        guard.check(exchange, true);
+      }
       mount.handler().handleRequest(exchange);
     } catch (Throwable failure) {
       HttpErrors.send(exchange, failure);

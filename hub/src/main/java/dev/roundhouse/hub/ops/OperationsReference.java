@@ -20,6 +20,12 @@ public final class OperationsReference {
     out.append("the LSP bridge and the CLI. Field names are snake_case; absent optional fields mean\n");
     out.append("\"no change\" in updates. Errors carry a code and a sentence naming what was wrong\n");
     out.append("(see `docs/http.md`).\n\n");
+    out.append("**Two rosters, one name per operation.** An agent in a turn is offered the agents' tools and its task's\n");
+    out.append("extension tools; some are an agent's name for a hub operation (`get_task` is `task_get`, `list_tasks`\n");
+    out.append("`task_list`, `update_task` `task_update`, `move_task` `task_move`, `list_tags` `tag_list`, `update_tag`\n");
+    out.append("`tag_update`, `list_projects` `project_list`, and the runbook tools `runbook_create|list|update`). People\n");
+    out.append("and external MCP clients are offered the hub's names, not those twins nor `ask_user` (it answers only in a\n");
+    out.append("turn). What differs for an agent stays the actor's rule inside the one operation.\n\n");
     out.append("**Paging.** Every operation that returns a page takes `limit`: a whole number of at least 1, or absent\n");
     out.append("for the operation's default. `0` and negative numbers are refused (`schema_violation` naming `$.limit`);\n");
     out.append("an operation may cap it at the maximum its description names. The rule is in each input schema (`minimum: 1`).\n\n");

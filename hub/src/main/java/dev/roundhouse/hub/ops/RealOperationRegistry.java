@@ -16,9 +16,20 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
-/** Thread-safe: registrations go into a concurrent map; entries are immutable. */
+/**
+ * The registry. An operation's JSON Schemas (generated from its input and output records) and its input validator
+ * are made the first time they are needed (the operation is listed, described or called), not when it is
+ * registered: the hub registers about 90 operations at start, and generating and compiling their schemas was half
+ * of {@code serve}'s own start (docs/performance.md). A type the generator cannot describe therefore fails at the
+ * first list, which every face does (tests list every operation).
+ *
+ * <p>Thread-safe: registrations go into a concurrent map; an entry's schemas are published once through an
+ * {@link AtomicReference} (two threads that need them at once may both make them; the first published wins, and
+ * both are equal).
+ */
 final class RealOperationRegistry implements OperationRegistry {
   private static final JsonSchemaFactory VALIDATORS =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
@@ -26,18 +37,48 @@ final class RealOperationRegistry implements OperationRegistry {
   private final Schemas schemas = new Schemas();
   private final ConcurrentHashMap<String, Entry<?, ?>> entries = new ConcurrentHashMap<>();
 
-  private record Entry<I, O>(
-      Operation<I, O> operation, OperationDescriptor descriptor, JsonSchema validator) {}
+  /** What an operation's schemas make: its descriptor and its input validator. */
+  private record Compiled(OperationDescriptor descriptor, JsonSchema validator) {}
+
+  private final class Entry<I, O> {
+    private final Operation<I, O> operation;
+    private final AtomicReference<Compiled> compiled = new AtomicReference<>();
+
+    Entry(Operation<I, O> operation) {
+      this.operation = operation;
+    }
+
+    Operation<I, O> operation() {
+      return operation;
+    }
+
+    OperationDescriptor descriptor() {
+      return compiled().descriptor();
+    }
+
+    JsonSchema validator() {
+      return compiled().validator();
+    }
+
+    private Compiled compiled() {
+      Compiled known = compiled.get();
+      if (known != null) {
+        return known;
+      }
+      ObjectNode input = schemas.schemaOf(operation.inputType());
+      ObjectNode output = schemas.schemaOf(operation.outputType());
+      OperationDescriptor descriptor =
+          new OperationDescriptor(
+              operation.name(), operation.description(), input, output, operation.annotations());
+      Compiled made = new Compiled(descriptor, VALIDATORS.getSchema(input));
+      Compiled first = compiled.compareAndExchange(null, made);
+      return first != null ? first : made;
+    }
+  }
 
   @Override
   public void register(Operation<?, ?> operation) {
-    ObjectNode input = schemas.schemaOf(operation.inputType());
-    ObjectNode output = schemas.schemaOf(operation.outputType());
-    OperationDescriptor descriptor =
-        new OperationDescriptor(
-            operation.name(), operation.description(), input, output, operation.annotations());
-    Entry<?, ?> entry = new Entry<>(operation, descriptor, VALIDATORS.getSchema(input));
-    if (entries.putIfAbsent(operation.name(), entry) != null) {
+    if (entries.putIfAbsent(operation.name(), new Entry<>(operation)) != null) {
       throw new IllegalStateException("operation registered twice: " + operation.name());
     }
   }
@@ -45,8 +86,8 @@ final class RealOperationRegistry implements OperationRegistry {
   @Override
   public List<OperationDescriptor> list() {
     return entries.values().stream()
+        .sorted(Comparator.comparing(entry -> entry.operation().name()))
         .map(Entry::descriptor)
-        .sorted(Comparator.comparing(OperationDescriptor::name))
         .toList();
   }
 

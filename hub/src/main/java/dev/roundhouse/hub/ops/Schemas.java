@@ -2,6 +2,9 @@ package dev.roundhouse.hub.ops;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.classmate.ResolvedType;
+import java.util.List;
+import java.util.Map;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.CustomDefinition;
@@ -61,6 +64,16 @@ final class Schemas {
               Class<?> erased = type.getErasedType();
               if (JsonNode.class.isAssignableFrom(erased)) {
                 return new CustomDefinition(context.getGeneratorConfig().createObjectNode());
+              }
+              if (Map.class.isAssignableFrom(erased)) {
+                // A map is an object whose keys are free (MCP server env, headers); its values keep their type.
+                ObjectNode map = context.getGeneratorConfig().createObjectNode();
+                map.put("type", "object");
+                List<ResolvedType> parameters = type.typeParametersFor(Map.class);
+                if (parameters.size() == 2 && parameters.get(1).getErasedType() == String.class) {
+                  map.putObject("additionalProperties").put("type", "string");
+                }
+                return new CustomDefinition(map);
               }
               if (erased == Actor.class) {
                 ObjectNode actor = context.getGeneratorConfig().createObjectNode();

@@ -18,6 +18,15 @@ public interface DecisionDesk {
   Optional<Decision> get(long id);
 
   /**
+   * Closes a pending decision without an answer ({@code decision.expired}, with {@code reason} as its message):
+   * for a request that stopped waiting (a sign-in whose consent window ended). A no-op returning the decision
+   * when it is already closed.
+   *
+   * @throws dev.roundhouse.hub.core.RoundhouseException.NotFound when there is no such decision
+   */
+  Decision expire(long id, String reason);
+
+  /**
    * What happens when a decision of {@code kind} is answered. The handler runs before the answer is
    * recorded, outside any store write (it may do I/O, such as committing to a calendar); if it throws, the
    * answer is refused with its message and the decision stays pending, so a retry is possible and the

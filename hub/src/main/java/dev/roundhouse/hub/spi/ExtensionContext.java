@@ -2,12 +2,15 @@ package dev.roundhouse.hub.spi;
 
 import dev.roundhouse.hub.core.Actor;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Clock;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
+import dev.roundhouse.hub.process.ProcessScope;
+import dev.roundhouse.hub.process.ProcessScopes;
 import io.undertow.server.HttpHandler;
 
 /** What an extension gets from the hub. Thread-safe. */
@@ -69,6 +72,41 @@ public interface ExtensionContext {
    * @throws IllegalArgumentException when {@code name} is not 1-32 of a-z, 0-9, '-' or is served already
    */
   void serve(String name, HttpHandler handler);
+
+  /**
+   * As {@link #serve}, but without the hub's token: the hub still refuses a present and foreign {@code Origin}, a
+   * {@code Host} that is not this machine and repeated headers, then hands the request to {@code handler}, which
+   * must refuse every request that does not carry a credential of its own (a capability link: an unguessable,
+   * revocable token in the path). For what a person opens in a browser that has no hub token, such as a dev
+   * server the user chose to share.
+   *
+   * @throws IllegalArgumentException when {@code name} is not 1-32 of a-z, 0-9, '-' or is served already
+   */
+  void serveLinks(String name, HttpHandler handler);
+
+  /**
+   * Adds {@code stopper} to the modules asked to end a task's processes (see {@link TaskProcessStopper}) before
+   * something the task's processes may use goes away.
+   */
+  void stopTaskProcessesWith(TaskProcessStopper stopper);
+
+  /**
+   * Asks every registered {@link TaskProcessStopper}, in registration order, to end the processes it runs for
+   * {@code task} or in {@code folder} (the task's worktree): for a module about to remove that folder. Returns what
+   * they ended, once it is gone. Call with no lock held; may block.
+   *
+   * @throws RoundhouseException from the first stopper that could not end something (the ones after it are not
+   *     asked): keep the folder
+   */
+  List<String> stopTaskProcesses(Actor actor, long task, Path folder);
+
+  /**
+   * Where the module starts its long-lived processes (dev services, terminals): each {@link ProcessScope} gets what a
+   * turn's children get (a cgroup v2 of its own where the hub may make one, a parent-death signal, the run and hub
+   * markers) and is reaped with them by the next boot after a crash of the hub (see docs/processes.md). The module
+   * journals the scope's groups where it likes and closes the scope when they should end.
+   */
+  ProcessScopes processes();
 
   /** Adds {@code guard}'s veto on moving tasks between columns (see {@link TaskStatusGuard}). */
   void guardStatusChanges(TaskStatusGuard guard);

@@ -2,6 +2,7 @@ package dev.roundhouse.hub.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.ops.OperationDescriptor;
+import dev.roundhouse.hub.process.ProcessLauncher;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -78,6 +79,17 @@ public interface TurnContext {
 
   /** The hub's clock. */
   Clock clock();
+
+  /**
+   * Starts the turn's child processes (the agent CLI, the commands it runs): each in a process group of its
+   * own, under the turn's run marker, in the turn's cgroup where the hub makes one, and with a parent-death
+   * signal where the machine offers it; journaled so that a boot after a crash reaps them. Whatever is still
+   * running when the driver's {@link AgentDriver#run} returns is killed. A driver never calls
+   * {@link ProcessBuilder#start} itself for the turn.
+   */
+  default ProcessLauncher processes() {
+    return ProcessLauncher.ownGroup();
+  }
 
   /**
    * The task's conversation before this turn, oldest first: every earlier turn of the task's current

@@ -175,6 +175,22 @@ public sealed interface TurnEvent {
     }
   }
 
+  /**
+   * The agent has heard nothing from its model for {@code silentSeconds} while it waited on no one (it is most
+   * likely retrying a failing endpoint, which agent CLIs do quietly for minutes); the driver ends the turn if
+   * nothing comes within {@code endsInSeconds}. {@code text} says so for a human. Progress, not an error.
+   */
+  record EndpointSilent(long silentSeconds, long endsInSeconds, String text) implements TurnEvent {
+    public EndpointSilent {
+      Objects.requireNonNull(text, "text");
+    }
+
+    @Override
+    public String type() {
+      return "turn.endpoint_silent";
+    }
+  }
+
   /** The agent finished answering the current message. */
   record Result(String stopReason, String text) implements TurnEvent {
     @Override

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.spi;
 
+import dev.roundhouse.hub.model.McpServerSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,10 @@ import java.util.LinkedHashMap;
  * @param systemPrompt the prompt of a turn that is not coding work, in place of the driver's own coding
  *     instructions, and with no workspace tools (see {@link TurnContributor#systemPrompt}); null for a coding
  *     task
+ * @param mcpServers MCP servers a face gave for this turn (an ACP client's), to offer the agent next to the
+ *     hub's own tools under their own names; their tools go through the permission gate like any other. Never
+ *     stored: {@code env} and {@code headers} may hold secrets, so a driver writes them only where its agent
+ *     reads them (a 0600 file, a request) and never logs them.
  */
 public record TurnRequest(
     long turnId,
@@ -39,11 +44,27 @@ public record TurnRequest(
     String permissionMode,
     boolean unattended,
     Map<String, String> environment,
-    String systemPrompt) {
+    String systemPrompt,
+    List<McpServerSpec> mcpServers) {
 
   public TurnRequest {
     priorSummaries = List.copyOf(priorSummaries);
     environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+    mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
+  }
+
+  /** A request with no MCP servers from a face. */
+  public TurnRequest(long turnId, long taskId, String projectName, Path workingDirectory, String message, String context,
+      List<String> priorSummaries, String resumeSessionId, String model, String permissionMode, boolean unattended,
+      Map<String, String> environment, String systemPrompt) {
+    this(turnId, taskId, projectName, workingDirectory, message, context, priorSummaries, resumeSessionId, model,
+        permissionMode, unattended, environment, systemPrompt, List.of());
+  }
+
+  /** This request with {@code servers} as its {@link #mcpServers}. */
+  public TurnRequest withMcpServers(List<McpServerSpec> servers) {
+    return new TurnRequest(turnId, taskId, projectName, workingDirectory, message, context, priorSummaries, resumeSessionId,
+        model, permissionMode, unattended, environment, systemPrompt, servers);
   }
 
   /** A coding task's request. */

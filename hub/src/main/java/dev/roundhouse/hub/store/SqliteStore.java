@@ -72,6 +72,7 @@ final class SqliteStore implements Store {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the folder for " + file, e);
     }
+    SqliteNativeCopy.prepare(file.toAbsolutePath().getParent().resolve("native"));
     SQLiteConfig config = new SQLiteConfig();
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);

@@ -4,6 +4,8 @@ import dev.roundhouse.hub.events.HubEvent;
 import dev.roundhouse.hub.model.TurnStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * The events the runner records about a turn's life (what a driver reports is a {@code TurnEvent}); payloads
@@ -11,8 +13,12 @@ import java.util.List;
  */
 sealed interface RunnerEvent extends HubEvent {
 
-  /** A turn began, by whoever sent its message. */
-  record Started(long turn, String driver, boolean unattended) implements RunnerEvent {
+  /**
+   * A turn began, by whoever sent its message; {@code mcpServers} names the MCP servers a face gave it (name
+   * and transport only, never their env or headers), null when none.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Started(long turn, String driver, boolean unattended, List<Map<String, String>> mcpServers) implements RunnerEvent {
     @Override
     public String type() {
       return "turn.started";

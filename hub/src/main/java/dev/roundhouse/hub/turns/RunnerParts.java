@@ -12,6 +12,7 @@ import java.util.function.Supplier;
  * What the runner's parts share, handed to each when it is made (never fetched back through getters).
  *
  * @param agentEndpoints the face that serves agents their task-scoped MCP endpoint, as registered now
+ * @param processes where each turn's processes are contained and journaled
  */
 record RunnerParts(
     Store store,
@@ -20,4 +21,5 @@ record RunnerParts(
     OperationRegistry operations,
     RunnerSettings settings,
     Clock clock,
-    Supplier<AgentEndpoints> agentEndpoints) {}
+    Supplier<AgentEndpoints> agentEndpoints,
+    TurnProcesses processes) {}

@@ -6,6 +6,7 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Project;
+import dev.roundhouse.hub.process.ProcessLauncher;
 import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.model.PermissionRule;
 import dev.roundhouse.hub.decisions.PermissionRules;
@@ -56,10 +57,13 @@ final class RunnerTurnContext implements TurnContext {
   /** Opened on first ask, revoked when the turn ends. */
   private final AtomicReference<AgentEndpoint> endpoint = new AtomicReference<>();
 
+  private final ProcessLauncher processes;
+
   RunnerTurnContext(
       RunnerParts parts, DecisionParking parking, ActiveTurns loops, ActiveTurn active, long turnId, Project project,
-      AgentDriver driver, boolean unattended, Set<String> agentTools) {
+      AgentDriver driver, boolean unattended, Set<String> agentTools, ProcessLauncher processes) {
     this.parts = parts;
+    this.processes = processes;
     this.parking = parking;
     this.loops = loops;
     this.active = active;
@@ -295,4 +299,9 @@ final class RunnerTurnContext implements TurnContext {
         && parts.operations().describe(tool).map(op -> op.annotations().readOnly()).orElse(false);
   }
 
+
+  @Override
+  public ProcessLauncher processes() {
+    return processes;
+  }
 }

@@ -4,11 +4,13 @@ import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Generation;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.model.TurnStatus;
+import dev.roundhouse.hub.process.ProcessScope;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.TurnContributor;
 import dev.roundhouse.hub.spi.TurnEvent;
@@ -18,6 +20,7 @@ import dev.roundhouse.hub.spi.TurnStoppedException;
 import dev.roundhouse.hub.store.StoreWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -40,7 +43,7 @@ final class TurnLoop {
   private static final Logger log = LoggerFactory.getLogger(TurnLoop.class);
 
   /** A turn that was written as started and has yet to run. */
-  record Launch(Turn turn, String message, String model, String permissionMode, boolean projectContext) {}
+  record Launch(Turn turn, String message, String model, String permissionMode, boolean projectContext, List<McpServerSpec> mcpServers) {}
 
   private record Setup(Task task, Project project, List<String> summaries, String resume) {}
 
@@ -65,11 +68,12 @@ final class TurnLoop {
 
   /** Writes a turn as started, with its message, inside {@code w}'s transaction; the caller launches it. */
   static Launch begin(StoreWriter w, Actor actor, long task, Project project, String message, String driver,
-      boolean unattended, String model, String permissionMode, boolean projectContext) {
+      boolean unattended, String model, String permissionMode, boolean projectContext, List<McpServerSpec> mcpServers) {
     Turn turn = w.runner().insertTurn(task, w.runner().generation(task), driver, unattended, actor, w.now());
-    w.append(new RunnerEvent.Started(turn.id(), driver, unattended).draft(actor, project.id(), task));
+    List<Map<String, String>> servers = mcpServers.stream().map(McpServerSpec::summary).toList();
+    w.append(new RunnerEvent.Started(turn.id(), driver, unattended, servers.isEmpty() ? null : servers).draft(actor, project.id(), task));
     w.append(new RunnerEvent.UserMessage(turn.id(), message).draft(actor, project.id(), task));
-    return new Launch(turn, message, model, permissionMode, projectContext);
+    return new Launch(turn, message, model, permissionMode, projectContext, mcpServers);
   }
 
   /** Starts the task's loop with its first turn. */
@@ -89,7 +93,7 @@ final class TurnLoop {
         Thread.interrupted(); // a stop interrupts the driver, not the bookkeeping that follows
         // The runner itself may have failed the turn (an unattended question) and stopped it to end it.
         TurnOutcome outcome = loop.failure().map(TurnOutcome::failed).orElse(ran);
-        current = finish(loop, current.turn().id(), outcome, true);
+        current = finish(loop, current.turn().id(), outcome, true, current.mcpServers());
       }
     } catch (RuntimeException e) {
       log.error("turn loop of task {} failed", loop.taskId, e);
@@ -114,14 +118,16 @@ final class TurnLoop {
           turn.id(), turn.taskId(), setup.project.name(), place.workingDirectory(), launch.message(),
           TurnPreparation.contextText(setup.project, setup.task, owners, launch.projectContext()), setup.summaries, setup.resume, launch.model(),
           launch.permissionMode(), turn.unattended(), place.environment(),
-          TurnPreparation.systemPrompt(setup.project, setup.task, owners));
-      RunnerTurnContext context = new RunnerTurnContext(
-          parts, parking, active, loop, turn.id(), setup.project, driver, turn.unattended(), TurnPreparation.agentTools(owners));
-      try {
-        Locks.assertNoneHeld("driver " + driver.id() + "'s run");
-        driver.run(request, context);
-      } finally {
-        context.closeEndpoint();
+          TurnPreparation.systemPrompt(setup.project, setup.task, owners), launch.mcpServers());
+      try (ProcessScope processes = parts.processes().open(turn.id())) {
+        RunnerTurnContext context = new RunnerTurnContext(parts, parking, active, loop, turn.id(), setup.project, driver,
+            turn.unattended(), TurnPreparation.agentTools(owners), processes);
+        try {
+          Locks.assertNoneHeld("driver " + driver.id() + "'s run");
+          driver.run(request, context);
+        } finally {
+          context.closeEndpoint();
+        }
       }
       return loop.stopped() ? TurnOutcome.STOPPED : TurnOutcome.COMPLETED;
     } catch (TurnStoppedException e) {
@@ -181,6 +187,14 @@ final class TurnLoop {
    * and begins its turn in the same write; returns that launch, or null when the loop ends.
    */
   Launch finish(ActiveTurn loop, long turnId, TurnOutcome outcome, boolean continueWithQueue) {
+    return finish(loop, turnId, outcome, continueWithQueue, List.of());
+  }
+
+  /**
+   * As {@link #finish(ActiveTurn, long, TurnOutcome, boolean)}; the next turn gets {@code mcpServers} (those of
+   * the turn that ends: a face's MCP servers stay with the loop it started, in memory only).
+   */
+  Launch finish(ActiveTurn loop, long turnId, TurnOutcome outcome, boolean continueWithQueue, List<McpServerSpec> mcpServers) {
     TurnOutcome recorded = closing.getAsBoolean() && outcome.status() == TurnStatus.STOPPED
         ? new TurnOutcome(TurnStatus.INTERRUPTED, "the hub shut down while the turn was running")
         : outcome;
@@ -202,7 +216,7 @@ final class TurnLoop {
         }
         Project project = w.project(projectOf(w, turn.taskId())).orElseThrow();
         String driver = next.get().driver() != null ? next.get().driver() : turn.driver();
-        return begin(w, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null, true);
+        return begin(w, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null, true, mcpServers);
       });
     } catch (RuntimeException e) {
       log.error("cannot finish turn {}", turnId, e);

@@ -9,12 +9,14 @@ import dev.roundhouse.hub.decisions.Decisions;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.model.Decision;
 import dev.roundhouse.hub.model.DriverChoice;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.QueuedMessage;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.model.TurnStatus;
 import dev.roundhouse.hub.ops.OperationRegistry;
+import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AgentEndpoints;
 import dev.roundhouse.hub.spi.TurnContributor;
@@ -56,10 +58,12 @@ public final class TurnRunner implements AutoCloseable {
   private volatile boolean closing;
   private volatile AgentEndpoints agentEndpoints = AgentEndpoints.NONE;
 
+  /** @param containment how the processes of turns are contained (see {@code docs/processes.md}) */
   public TurnRunner(
       Store store, EventBus events, DriverRegistry drivers, Decisions decisions, OperationRegistry operations,
-      RunnerSettings settings, Clock clock) {
-    this.parts = new RunnerParts(store, events, decisions, operations, settings, clock, () -> agentEndpoints);
+      RunnerSettings settings, Clock clock, Containment containment) {
+    this.parts = new RunnerParts(store, events, decisions, operations, settings, clock, () -> agentEndpoints,
+        new TurnProcesses(containment, store));
     this.drivers = drivers;
     this.active = new ActiveTurns(decisions);
     this.parking = new DecisionParking(parts);
@@ -68,10 +72,12 @@ public final class TurnRunner implements AutoCloseable {
   }
 
   /**
-   * Finalises every turn a previous process left running as {@code interrupted}, expires every pending decision,
-   * and starts the idle watchdog. Call once, before the first operation.
+   * Ends every process the turns of a previous hub left running (see {@link Containment#reapLeftovers}),
+   * finalises every turn it left running as {@code interrupted}, expires every pending decision, and starts the
+   * idle watchdog. Call once, while holding the home's lock, before the first operation.
    */
   public void open() {
+    parts.processes().reapLeftovers(parts.settings().stopGrace());
     int interrupted = TurnRecovery.recover(parts.store());
     if (interrupted > 0) {
       log.info("finalised {} turn(s) a previous hub left running as interrupted", interrupted);
@@ -131,6 +137,7 @@ public final class TurnRunner implements AutoCloseable {
   public TurnApi.TurnView start(Actor actor, TurnApi.TurnStart in, BiConsumer<StoreWriter, Turn> alsoInWrite) {
     Target target = target(in.task(), in.driver());
     boolean unattended = Boolean.TRUE.equals(in.unattended());
+    List<McpServerSpec> servers = mcpServers(actor, in.mcpServers());
     TurnLoop.Launch launch = parts.store().write(w -> {
       w.runner().activeTurn(in.task()).ifPresent(turn -> {
         throw new RoundhouseException.Conflict(
@@ -143,7 +150,7 @@ public final class TurnRunner implements AutoCloseable {
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow(() -> new RoundhouseException.InvalidInput(
           "task " + in.task() + " has no queued message to run; give a message"));
       TurnLoop.Launch began = TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(),
-          unattended, in.model(), in.permissionMode(), !Boolean.FALSE.equals(in.projectContext()));
+          unattended, in.model(), in.permissionMode(), !Boolean.FALSE.equals(in.projectContext()), servers);
       alsoInWrite.accept(w, began.turn());
       return began;
     });
@@ -176,7 +183,7 @@ public final class TurnRunner implements AutoCloseable {
         queued = w.runner().dequeue(task);
       }
       return TurnLoop.begin(w, actor, task, target.project(), queued.orElseThrow().message(), target.driver(), false,
-          null, null, true);
+          null, null, true, List.of());
     });
     if (launch == null) {
       return Optional.empty();
@@ -197,6 +204,7 @@ public final class TurnRunner implements AutoCloseable {
       throw new RoundhouseException.InvalidInput("message must not be empty");
     }
     Target target = target(in.task(), in.driver());
+    List<McpServerSpec> servers = mcpServers(actor, in.mcpServers());
     Sent sent = parts.store().write(w -> {
       w.runner().enqueue(in.task(), in.message(), target.driver(), actor, w.now());
       Optional<Turn> running = w.runner().activeTurn(in.task());
@@ -206,7 +214,7 @@ public final class TurnRunner implements AutoCloseable {
         return new Sent.Joined(running.get());
       }
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow();
-      return new Sent.Began(TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null, true));
+      return new Sent.Began(TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null, true, servers));
     });
     return switch (sent) {
       case Sent.Began began -> {
@@ -303,6 +311,19 @@ public final class TurnRunner implements AutoCloseable {
         drivers.list().stream().map(AgentDriver::id).toList());
     drivers.get(driver);
     return new Target(found.task(), found.project(), driver);
+  }
+
+  /**
+   * A face's MCP servers for a turn, checked. An agent may give none: a stdio server is a command the agent
+   * CLI starts before any gate could ask about it.
+   */
+  private static List<McpServerSpec> mcpServers(Actor actor, List<McpServerSpec> given) {
+    List<McpServerSpec> servers = McpServerSpec.checked(given);
+    if (!servers.isEmpty() && actor.isAgent()) {
+      throw new RoundhouseException.Forbidden("forbidden",
+          "an agent cannot give a turn MCP servers (a stdio server is a command that would run without the gate); " + actor + " tried");
+    }
+    return servers;
   }
 
   private TurnApi.TurnView view(long task, long turnId) {

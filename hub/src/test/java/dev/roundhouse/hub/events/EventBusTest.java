@@ -118,4 +118,36 @@ class EventBusTest {
       assertThat(stream.committedAtNanos()).isPositive().isLessThanOrEqualTo(System.nanoTime());
     }
   }
+
+  private static Event delta(String text) {
+    return new Event(0, "turn.text_delta", java.time.Instant.EPOCH, Actor.USER, null, null, JsonNodeFactory.instance.objectNode().put("text", text));
+  }
+
+  @Test
+  void aTransientEventThatWaitedWhileTheReplayReadWhatFollowedItIsDropped() throws Exception {
+    append(2);
+    try (EventStream stream = bus.open(0, 10)) {
+      // Registered, not yet replayed: the delta waits in the buffer while the event that sums it up commits.
+      bus.publishTransient(delta("stale"));
+      append(1);
+      assertThat(read(stream, 3)).containsExactly(1L, 2L, 3L);
+      assertThat(stream.next(Duration.ofMillis(20))).as("the delta would show after its own summary").isEmpty();
+      bus.publishTransient(delta("fresh"));
+      append(1);
+      Optional<Event> fresh = stream.next(Duration.ofSeconds(10));
+      assertThat(fresh).map(event -> event.data().path("text").asText()).contains("fresh");
+      assertThat(read(stream, 1)).containsExactly(4L);
+    }
+  }
+
+  @Test
+  void aTransientEventPublishedAfterTheReplayedOnesIsPassedOnInOrder() throws Exception {
+    append(2);
+    try (EventStream stream = bus.open(0, 10)) {
+      append(1);
+      bus.publishTransient(delta("after three"));
+      assertThat(read(stream, 3)).containsExactly(1L, 2L, 3L);
+      assertThat(stream.next(Duration.ofSeconds(10))).map(event -> event.data().path("text").asText()).contains("after three");
+    }
+  }
 }

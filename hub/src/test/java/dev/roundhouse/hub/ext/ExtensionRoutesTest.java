@@ -32,6 +32,10 @@ class ExtensionRoutesTest {
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain");
         exchange.getResponseSender().send("{\"path\":\"" + exchange.getRequestPath() + "\",\"virtual\":" + Thread.currentThread().isVirtual() + "}");
       });
+      context.serveLinks("link", exchange -> {
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain");
+        exchange.getResponseSender().send("{\"authorization\":\"" + exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION) + "\"}");
+      });
     }
   }
 
@@ -63,6 +67,20 @@ class ExtensionRoutesTest {
     Reply foreign = hub.http().send(hub.http().request("/api/x/echo").header("Origin", "https://evil.example").GET());
     assertThat(foreign.status()).isEqualTo(403);
     assertThat(foreign.errorCode()).isEqualTo("origin_refused");
+  }
+
+  @Test
+  void aLinkRouteNeedsNoTokenButStillRefusesAForeignOrigin() {
+    Reply anonymous = hub.http().send(HttpRequest.newBuilder(java.net.URI.create(hub.http().base() + "/api/x/link/secret/page")).GET());
+    assertThat(anonymous.status()).isEqualTo(200);
+    assertThat(anonymous.body().get("authorization").asText()).isEqualTo("null");
+    Reply foreign = hub.http().send(HttpRequest.newBuilder(java.net.URI.create(hub.http().base() + "/api/x/link/secret"))
+        .header("Origin", "https://evil.example").GET());
+    assertThat(foreign.status()).isEqualTo(403);
+    assertThat(foreign.errorCode()).isEqualTo("origin_refused");
+    Reply token = hub.http().send(HttpRequest.newBuilder(java.net.URI.create(hub.http().base() + "/api/x/linked")).GET());
+    assertThat(token.status()).as("a name that only starts like a link route").isEqualTo(401);
+    assertThatThrownBy(() -> echo.context.get().serveLinks("echo", exchange -> {})).hasMessageContaining("served already");
   }
 
   @Test

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class HttpMountTest {
 
   /** A mount that answers 200 with the path it served and records whether it was closed. */
-  private static final class RecordingMount implements HttpMount {
+  private static class RecordingMount implements HttpMount {
     final AtomicBoolean closed = new AtomicBoolean();
     final AtomicBoolean ranOnIoThread = new AtomicBoolean();
 
@@ -54,5 +54,27 @@ class HttpMountTest {
       assertThat(hub.http().get("/api/ops").status()).isEqualTo(200);
     }
     assertThat(mount.closed).isTrue();
+  }
+
+  @Test
+  void guardedMountGetsTheHubsOriginHostAndTokenChecksFirst() {
+    RecordingMount mount = new RecordingMount() {
+      @Override
+      public boolean guarded() {
+        return true;
+      }
+    };
+    try (TestHub hub = TestHub.withMounts(config -> config, h -> List.of(mount))) {
+      URI face = URI.create(hub.server().url() + "/face/x");
+      var noToken = hub.http().send(HttpRequest.newBuilder(face).GET());
+      assertThat(noToken.status()).isEqualTo(401);
+      assertThat(noToken.errorMessage()).contains("Authorization: Bearer");
+      var foreign = hub.http().send(hub.http().request("/face/x").header("Origin", "https://evil.example").GET());
+      assertThat(foreign.status()).isEqualTo(403);
+      assertThat(foreign.errorMessage()).contains("https://evil.example");
+      var passed = hub.http().send(hub.http().request("/face/x").GET());
+      assertThat(passed.status()).isEqualTo(200);
+      assertThat(passed.body().path("face").asText()).isEqualTo("/face/x");
+    }
   }
 }

@@ -4,6 +4,7 @@ import static dev.roundhouse.hub.testing.HttpTestClient.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.RawHttp;
 import dev.roundhouse.hub.testing.RawHttp.Answer;
@@ -110,13 +111,39 @@ class HttpWireTest {
   }
 
   @Test
-  void twoHostHeadersAreRefusedEvenWhenTheFirstIsLoopback() {
-    // Undertow refuses a repeated Host itself, before any handler (an empty 400: see docs/http.md); the Guard
-    // refuses it too (403 host_refused) should Undertow ever let it through.
+  void twoHostHeadersAreAJson400EvenWhenTheFirstIsLoopback() {
+    // Undertow refuses a repeated Host itself, before any handler; the hub turns its body-less 400 into JSON.
     Answer answer = RawHttp.exchange(hub.server().port(), "GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n"
         + "Authorization: Bearer " + http.token() + "\r\nConnection: close\r\n\r\n");
-    assertThat(answer.status()).as("%s", answer).isIn(400, 403);
-    assertThat(answer.body()).doesNotContain("\"id\"");
+    assertJsonError(answer, 400, "host_refused");
+    assertThat(answer.json().path("error").path("message").asText()).contains("more than one Host header");
+  }
+
+  @Test
+  void anHttp11RequestWithoutHostIsAJson400() {
+    Answer answer = RawHttp.exchange(hub.server().port(), "GET /api/projects HTTP/1.1\r\nAuthorization: Bearer "
+        + http.token() + "\r\nConnection: close\r\n\r\n");
+    assertJsonError(answer, 400, "host_refused");
+    assertThat(answer.json().path("error").path("message").asText()).contains("no Host header");
+  }
+
+  @Test
+  void aHostRefusalOnAJsonRpcMountIsAJsonRpcError() throws Exception {
+    byte[] undertows = ("HTTP/1.1 400 Only One Host Header Allowed\r\nConnection: close\r\nContent-Length: 0\r\n"
+        + "Date: Wed, 02 Dec 2026 02:08:01 GMT\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    String answer = new String(ParseFailureAnswers.replacement(undertows, "/mcp", "/mcp"::equals), StandardCharsets.UTF_8);
+    JsonNode body = Json.mapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+    assertThat(body.path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(body.path("error").path("message").asText()).contains("more than one Host header");
+    assertThat(ParseFailureAnswers.replacement("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n\r\n"
+        .getBytes(StandardCharsets.US_ASCII), "/mcp", "/mcp"::equals)).as("a 400 of the hub's own").isNull();
+  }
+
+  @Test
+  void aHostWithAMalformedPortIsAJson400() {
+    Answer answer = RawHttp.exchange(hub.server().port(), "GET /api/projects HTTP/1.1\r\nHost: 127.0.0.1:7x\r\n"
+        + "Authorization: Bearer " + http.token() + "\r\nConnection: close\r\n\r\n");
+    assertJsonError(answer, 400, "host_refused");
   }
 
   @ParameterizedTest(name = "{0}")

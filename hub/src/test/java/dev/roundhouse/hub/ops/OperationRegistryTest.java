@@ -80,6 +80,18 @@ class OperationRegistryTest {
         .hasMessageContaining("$.wall_name");
   }
 
+  /** A tree: with every schema inlined, the generator cannot describe it. */
+  record Branch(String name, List<Branch> branches) {}
+
+  @Test
+  void schemasAreMadeWhenFirstNeededNotAtRegistration() {
+    registry.register(Operation.of("grow", "Grow a tree.", Branch.class, Painted.class, OperationAnnotations.UPDATE, (a, in) -> new Painted(in.name())));
+    // Registering did not generate the schema, so a type the generator cannot describe fails only when it is needed.
+    assertThatThrownBy(() -> registry.describe("grow")).isInstanceOf(RuntimeException.class);
+    assertThat(registry.describe("paint").orElseThrow().inputSchema().path("properties").has("wall_name")).isTrue();
+    assertThat(registry.describe("paint").orElseThrow()).as("made once, then kept").isSameAs(registry.describe("paint").orElseThrow());
+  }
+
   @Test
   void unknownOperationsAreNamed() {
     assertThatThrownBy(() -> registry.invoke("pant", Actor.USER, null))

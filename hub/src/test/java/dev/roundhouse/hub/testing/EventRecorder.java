@@ -11,7 +11,10 @@ import java.util.function.Predicate;
 
 /**
  * Reads a hub's event stream from the start and waits for the events a test expects, with a deadline.
- * Keeps everything it read (transient events included). Not thread-safe: one test thread uses it.
+ * Keeps everything it read (transient events included). It replays the stored events when it is made, so
+ * that from then on it reads live, in the order the hub published (a stream still replaying later would get
+ * a text delta's stored summary instead of the delta, as a late viewer does). Not thread-safe: one test thread
+ * uses it.
  */
 public final class EventRecorder implements AutoCloseable {
   private final EventStream stream;
@@ -20,6 +23,14 @@ public final class EventRecorder implements AutoCloseable {
 
   public EventRecorder(Hub hub) {
     this.stream = hub.events().open(0, 100_000);
+    try {
+      for (Optional<Event> next = stream.next(Duration.ZERO); next.isPresent(); next = stream.next(Duration.ZERO)) {
+        seen.add(next.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 
   /** The next event (after the ones already awaited) that matches, failing after {@code timeout}. */

@@ -68,7 +68,7 @@ class TurnRunnerTest {
     Event ended = events.await("turn.ended", task);
     assertThat(ended.data().get("status").asText()).isEqualTo("completed");
 
-    // Deltas are live-only: they reach a reader that was subscribed, after the replay of the stored events.
+    // Deltas are live-only: they reach a reader that was live when they were published (the recorder is).
     assertThat(events.find("a text delta", Duration.ofSeconds(20), e -> e.type().equals("turn.text_delta"))
         .data().get("text").asText()).isEqualTo("You said: ");
     JsonNode transcript = http.op("task_transcript", map("task", task));

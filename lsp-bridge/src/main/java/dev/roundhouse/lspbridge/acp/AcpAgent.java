@@ -12,6 +12,7 @@ import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.model.DriverChoice;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
@@ -146,7 +147,7 @@ public final class AcpAgent {
     AcpSchema.AgentCapabilities capabilities = new AcpSchema.AgentCapabilities(
         true,
         new AcpSchema.SessionCapabilities(Map.of(), null, null),
-        new AcpSchema.McpCapabilities(false, false),
+        new AcpSchema.McpCapabilities(true, false), // stdio always; http too; no sse (see AcpMcpServers)
         new AcpSchema.PromptCapabilities(false, true, false),
         null);
     return new AcpSchema.InitializeResponse(
@@ -157,6 +158,7 @@ public final class AcpAgent {
 
   private JsonNode newSession(JsonNode params) {
     Path cwd = cwd(params, "session/new");
+    List<McpServerSpec> servers = AcpMcpServers.of(params, "session/new");
     JsonNode joined = params.path("_meta").path("roundhouse").path("task");
     Task task;
     Project project = projectFor(cwd);
@@ -170,6 +172,7 @@ public final class AcpAgent {
           Long.toString(project.id()), NEW_SESSION_TITLE, null, TaskStatus.IN_PROGRESS, null, null, null, null, null, null, null, null));
     }
     long id = task.id();
+    config(id).useMcpServers(servers);
     List<TurnApi.DriverInfo> drivers = hub.driverList().drivers();
     String current = currentDriver(task, project, drivers);
     Map<String, Object> meta = Map.of("roundhouse", Map.of("task", id, "project", project.name()));
@@ -179,7 +182,9 @@ public final class AcpAgent {
 
   private JsonNode loadSession(JsonNode params) {
     long id = taskOf(params, "session/load");
+    List<McpServerSpec> servers = AcpMcpServers.of(params, "session/load");
     Task task = hub.taskGet(id);
+    config(id).useMcpServers(servers); // the client gives them again on each load (ACP): this list replaces any before
     Project project = params.hasNonNull("cwd") ? projectFor(cwd(params, "session/load")) : projectOf(task);
     String sessionId = sessionId(id);
     Long after = null;
@@ -251,6 +256,7 @@ public final class AcpAgent {
       throw AcpError.invalidParams("session/set_mode: params.modeId is required: a Roundhouse driver id");
     }
     List<TurnApi.DriverInfo> drivers = hub.driverList().drivers();
+    AcpSessionConfig.requireReady("session/set_mode", mode, drivers);
     config(id).set(AcpSessionConfig.DRIVER, TextNode.valueOf(mode), drivers, currentDriver(id, drivers));
     return new AcpSchema.SetSessionModeResponse();
   }
@@ -293,7 +299,9 @@ public final class AcpAgent {
     List<AcpSchema.SessionMode> available = new ArrayList<>();
     for (TurnApi.DriverInfo driver : drivers) {
       String name = driver.capabilities() == null || driver.capabilities().displayName() == null ? driver.id() : driver.capabilities().displayName();
-      available.add(new AcpSchema.SessionMode(driver.id(), name, "Run this task's turns with the " + driver.id() + " driver"));
+      boolean ready = driver.auth() == null || driver.auth().ok();
+      available.add(new AcpSchema.SessionMode(driver.id(), name, "Run this task's turns with the " + driver.id() + " driver"
+          + (ready ? "" : " (unavailable: " + driver.auth().detail() + ")")));
     }
     return new AcpSchema.SessionModeState(current, available);
   }
@@ -305,7 +313,7 @@ public final class AcpAgent {
     String sessionId = sessionId(id);
     String text = promptText(params.path("prompt"));
     AcpSessionConfig config = config(id);
-    AcpPrompt prompt = new AcpPrompt(hub, client, executor, offers, sessionId, id, config.model(), config.permissionMode());
+    AcpPrompt prompt = new AcpPrompt(hub, client, executor, offers, sessionId, id, config.model(), config.permissionMode(), config.mcpServers());
     if (prompts.putIfAbsent(sessionId, prompt) != null) {
       throw new AcpError(AcpError.INVALID_REQUEST, "session " + sessionId + " already has a prompt running; cancel it or wait for its answer");
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.TurnApi;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hubclient.HubErrorException;
 import dev.roundhouse.hubclient.RemoteHub;
 import dev.roundhouse.hubclient.SseReader;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -42,6 +44,7 @@ final class AcpPrompt {
   private final long task;
   private final String model;
   private final String permissionMode;
+  private final List<McpServerSpec> mcpServers;
   private final AcpDecisionOffers offers;
   private volatile boolean cancelled;
   private volatile InputStream stream;
@@ -61,8 +64,11 @@ final class AcpPrompt {
   /**
    * @param model the model for a turn this prompt starts, or null for the driver's default
    * @param permissionMode the agent's permission mode for a turn this prompt starts, or null
+   * @param mcpServers the session's MCP servers, for a turn this prompt starts
    */
-  AcpPrompt(RemoteHub hub, AcpConnection client, Executor executor, AcpDecisionOffers offers, String sessionId, long task, String model, String permissionMode) {
+  AcpPrompt(RemoteHub hub, AcpConnection client, Executor executor, AcpDecisionOffers offers, String sessionId, long task,
+      String model, String permissionMode, List<McpServerSpec> mcpServers) {
+    this.mcpServers = mcpServers;
     this.offers = offers;
     this.hub = hub;
     this.client = client;
@@ -109,7 +115,7 @@ final class AcpPrompt {
    */
   private void send(String message) {
     try {
-      turn = hub.turnStart(new TurnApi.TurnStart(task, message, null, model, permissionMode, null)).turn().id();
+      turn = hub.turnStart(new TurnApi.TurnStart(task, message, null, model, permissionMode, null, null, mcpServers)).turn().id();
       return;
     } catch (HubErrorException e) {
       if (e.status() != 409) {
@@ -117,7 +123,7 @@ final class AcpPrompt {
       }
     }
     // A turn runs or lingers: send the message to it.
-    TurnApi.SendResult sent = hub.turnSend(new TurnApi.TurnSend(task, message, null));
+    TurnApi.SendResult sent = hub.turnSend(new TurnApi.TurnSend(task, message, null, mcpServers));
     long id = sent.turn().id();
     if ("queued".equals(sent.delivery())) {
       runningBefore = id; // the next turn will carry it
@@ -272,7 +278,7 @@ final class AcpPrompt {
           update(AcpUpdates.usage(data.get("context_tokens").asLong(), data.get("context_window").asLong(), data.has("cost_usd") ? costUsd : null));
         }
       }
-      case "turn.question_refused", "turn.drift_refused", "turn.context_trimmed" ->
+      case "turn.question_refused", "turn.drift_refused", "turn.context_trimmed", "turn.endpoint_silent" ->
           AcpUpdates.notice(type, data).ifPresent(this::update);
       case "turn.result" -> resultStopReason = data.path("stop_reason").asText(null);
       case "turn.error" -> errorMessage = data.path("message").asText(null);

@@ -4,6 +4,11 @@ import com.agentclientprotocol.sdk.spec.AcpSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.api.TurnApi;
+import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.model.Turn;
+import dev.roundhouse.hub.model.TurnStatus;
+import dev.roundhouse.hub.model.McpServerSpec;
 import dev.roundhouse.hub.spi.DriverCapabilities;
 import dev.roundhouse.hubclient.RemoteHub;
 import java.util.ArrayList;
@@ -27,6 +32,7 @@ final class AcpSessionConfig {
   private final long task;
   private volatile String model = DEFAULT;
   private volatile String permissionMode = DEFAULT;
+  private volatile List<McpServerSpec> mcpServers = List.of();
 
   AcpSessionConfig(RemoteHub hub, long task) {
     this.hub = hub;
@@ -41,6 +47,31 @@ final class AcpSessionConfig {
   /** The permission mode to pass to {@code turn_start}, or null for the driver's default. */
   String permissionMode() {
     return DEFAULT.equals(permissionMode) ? null : permissionMode;
+  }
+
+  /** The MCP servers the client gave for this session (the last {@code session/new} or {@code session/load}). */
+  List<McpServerSpec> mcpServers() {
+    return mcpServers;
+  }
+
+  void useMcpServers(List<McpServerSpec> servers) {
+    mcpServers = List.copyOf(servers);
+  }
+
+  /**
+   * Refuses a driver that cannot run here (its CLI is not installed, not logged in, no key), with the
+   * driver's own reason ({@code driver_list}'s auth check), so the client learns it when choosing the mode
+   * rather than at the next prompt.
+   *
+   * @throws AcpError invalid params naming the driver and what it lacks
+   */
+  static void requireReady(String method, String driver, List<TurnApi.DriverInfo> drivers) {
+    drivers.stream().filter(d -> d.id().equals(driver)).findFirst().ifPresent(info -> {
+      if (info.auth() != null && !info.auth().ok()) {
+        throw new AcpError(AcpError.INVALID_PARAMS, method + ": the " + driver + " driver cannot run here: " + info.auth().detail(),
+            Json.mapper().createObjectNode().put("driver", driver).put("reason", info.auth().detail()));
+      }
+    });
   }
 
   /**
@@ -87,12 +118,30 @@ final class AcpSessionConfig {
     }
     switch (configId) {
       case DRIVER -> {
+        requireReady("session/set_config_option", chosen, drivers);
         hub.taskUpdate(new BoardApi.TaskUpdate(task, null, null, null, null, null, null, null, chosen, null, null, null, null));
+        endLingeringSessionOfAnotherDriver(chosen);
         model = DEFAULT; // another driver's models and modes do not carry over
         permissionMode = DEFAULT;
       }
       case MODEL -> model = chosen;
       default -> permissionMode = chosen;
+    }
+  }
+
+  /**
+   * A session of another driver that lingers would take the next prompt (a prompt goes to a lingering turn
+   * first): choosing a mode ends it, so the next prompt starts a turn with the chosen driver. A running turn
+   * is left alone; the messages queued behind it run with the task's driver as it was when they were sent.
+   */
+  private void endLingeringSessionOfAnotherDriver(String chosen) {
+    List<Turn> latest = hub.turnList(new TurnApi.TurnListQuery(task, 1)).turns();
+    if (!latest.isEmpty() && latest.getFirst().status() == TurnStatus.LINGERING && !latest.getFirst().driver().equals(chosen)) {
+      try {
+        hub.turnStop(task);
+      } catch (RoundhouseException e) {
+        // it ended meanwhile
+      }
     }
   }
 

@@ -49,7 +49,7 @@ final class AcpUpdates {
         data.path("files").forEach(file -> files.add(file.asText()));
         yield "Unattended run: the agent's settings changed (" + String.join(", ", files) + "); the run was refused.";
       }
-      case "turn.context_trimmed" -> data.path("text").asText("");
+      case "turn.context_trimmed", "turn.endpoint_silent" -> data.path("text").asText("");
       case "task.pruned" -> "The retention policy pruned " + data.path("events").asLong() + " earlier events of this task.";
       default -> null;
     };

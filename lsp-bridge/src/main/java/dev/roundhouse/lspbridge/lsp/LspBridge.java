@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.lsp4j.jsonrpc.Endpoint;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
@@ -50,12 +51,14 @@ public final class LspBridge {
   private static final class StrictBuilder extends Launcher.Builder<RoundhouseClient> {
     private final OpenRequests open;
     private final int maxMessage;
+    private final Consumer<String> warnings;
     private MessageJsonHandler jsonHandler;
     private RemoteEndpoint remoteEndpoint;
 
-    StrictBuilder(OpenRequests open, int maxMessage) {
+    StrictBuilder(OpenRequests open, int maxMessage, Consumer<String> warnings) {
       this.open = open;
       this.maxMessage = maxMessage;
+      this.warnings = warnings;
     }
 
     /**
@@ -65,7 +68,7 @@ public final class LspBridge {
      */
     @Override
     protected ConcurrentMessageProcessor createMessageProcessor(MessageProducer lsp4jReader, MessageConsumer messageConsumer, RoundhouseClient remoteProxy) {
-      FrameReader reader = new FrameReader(input, jsonHandler, remoteEndpoint, warning -> System.err.println("roundhouse lsp: " + warning), maxMessage);
+      FrameReader reader = new FrameReader(input, jsonHandler, remoteEndpoint, warnings, maxMessage);
       return super.createMessageProcessor(reader, open.reading(messageConsumer), remoteProxy);
     }
 
@@ -88,7 +91,14 @@ public final class LspBridge {
                 return CompletableFuture.failedFuture(
                     new ResponseErrorException(new ResponseError(ResponseErrorCode.MethodNotFound, "Unsupported request method: " + method, null)));
               }
-              return local.request(method, parameter);
+              CompletableFuture<?> answer;
+              try {
+                answer = local.request(method, parameter);
+              } catch (RuntimeException e) { // LSP4J rethrows what a default method threw
+                return notServed(method, e);
+              }
+              // The very future, not a dependent one: $/cancelRequest cancels it, and that aborts the hub call.
+              return answer.isCompletedExceptionally() ? answer.exceptionallyCompose(failure -> notServed(method, failure)) : answer;
             }
 
             @Override
@@ -102,6 +112,25 @@ public final class LspBridge {
       remoteEndpoint = endpoint;
       return endpoint;
     }
+  }
+
+  /**
+   * A standard request LSP4J routes to a default method the bridge does not override (hover, completion,
+   * symbols, executeCommand: the bridge serves no documents) fails with {@link UnsupportedOperationException};
+   * LSP4J would answer -32603 with the stack trace. It is -32601 naming the method; any other failure passes.
+   */
+  private static <T> CompletableFuture<T> notServed(String method, Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof java.util.concurrent.CompletionException || cause instanceof java.lang.reflect.InvocationTargetException
+        || cause.getClass() == RuntimeException.class) && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof UnsupportedOperationException) {
+      return CompletableFuture.failedFuture(new ResponseErrorException(new ResponseError(ResponseErrorCode.MethodNotFound,
+          "roundhouse lsp does not serve " + method + ": it is a bridge to the Roundhouse hub (the roundhouse/* methods), not a language server for documents",
+          null)));
+    }
+    return CompletableFuture.failedFuture(failure);
   }
 
   /**
@@ -135,7 +164,7 @@ public final class LspBridge {
    * At the end of the input, waits (at most {@link RoundhouseLanguageServer#SHUTDOWN_GRACE}) until every
    * request read has been answered: a client that pipes requests and closes its end gets every answer.
    */
-  private static void answerWhatWasRead(OpenRequests open) {
+  private static void answerWhatWasRead(OpenRequests open, Consumer<String> warnings) {
     boolean allAnswered;
     try {
       allAnswered = open.awaitNone(RoundhouseLanguageServer.SHUTDOWN_GRACE);
@@ -144,7 +173,7 @@ public final class LspBridge {
       return;
     }
     if (!allAnswered) {
-      System.err.println("roundhouse lsp: " + open.size() + " request(s) still unanswered " + RoundhouseLanguageServer.SHUTDOWN_GRACE.toSeconds() + " s after the end of the input; exiting without their answers");
+      warnings.accept(open.size() + " request(s) still unanswered " + RoundhouseLanguageServer.SHUTDOWN_GRACE.toSeconds() + " s after the end of the input; exiting without their answers");
     }
   }
 
@@ -158,6 +187,14 @@ public final class LspBridge {
    *     the end, 1 otherwise
    */
   public static int serve(InputStream in, OutputStream out, Supplier<HubAddress> locator, Settings settings) {
+    return serve(in, out, locator, settings, warning -> System.err.println("roundhouse lsp: " + warning));
+  }
+
+  /**
+   * As {@link #serve(InputStream, OutputStream, Supplier, Settings)}, with each sentence about skipped or
+   * unanswered input going to {@code warnings} (the WebSocket sessions log them) rather than stderr.
+   */
+  static int serve(InputStream in, OutputStream out, Supplier<HubAddress> locator, Settings settings, Consumer<String> warnings) {
     ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("roundhouse-lsp-", 0).factory());
     OpenRequests open = new OpenRequests();
     AtomicReference<Future<Void>> listening = new AtomicReference<>();
@@ -174,7 +211,7 @@ public final class LspBridge {
             });
     try {
       Launcher<RoundhouseClient> launcher =
-          new StrictBuilder(open, settings.maxMessage())
+          new StrictBuilder(open, settings.maxMessage(), warnings)
               .setLocalService(server)
               .setRemoteInterface(RoundhouseClient.class)
               .setInput(in)
@@ -195,7 +232,7 @@ public final class LspBridge {
         Thread.currentThread().interrupt();
       }
       if (inputEnded) {
-        answerWhatWasRead(open);
+        answerWhatWasRead(open, warnings);
       }
       return server.shutdownRequested() ? 0 : 1;
     } finally {

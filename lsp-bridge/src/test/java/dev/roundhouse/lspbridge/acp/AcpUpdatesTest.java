@@ -42,6 +42,8 @@ class AcpUpdatesTest {
     assertThat(drift).isEqualTo("Unattended run: the agent's settings changed (.claude/settings.json, CLAUDE.md); the run was refused.");
     String trimmed = text(AcpUpdates.notice("turn.context_trimmed", Json.read("{\"text\": \"Left 3 exchanges out\"}", JsonNode.class)).orElseThrow());
     assertThat(trimmed).isEqualTo("Left 3 exchanges out");
+    String silent = text(AcpUpdates.notice("turn.endpoint_silent", Json.read("{\"text\": \"Gemini CLI has had no answer\"}", JsonNode.class)).orElseThrow());
+    assertThat(silent).isEqualTo("Gemini CLI has had no answer");
     assertThat(AcpUpdates.notice("turn.context_trimmed", Json.read("{}", JsonNode.class))).as("no text, no notice").isEmpty();
     assertThat(AcpUpdates.notice("turn.message", Json.read("{\"text\": \"hi\"}", JsonNode.class))).isEmpty();
   }

@@ -194,6 +194,26 @@ class LspWireTest {
     assertStillServing(4);
   }
 
+  /**
+   * Standard requests a language server may implement but this bridge does not (it serves no documents) are
+   * method-not-found, with no Java stack trace in the answer.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/documentSymbol",
+      "workspace/symbol", "workspace/executeCommand"})
+  void standardRequestsTheBridgeDoesNotServeGetMethodNotFoundWithoutAStackTrace(String method) throws IOException {
+    initialize();
+    String params = method.startsWith("workspace/executeCommand") ? "{\"command\":\"x\",\"arguments\":[]}"
+        : method.startsWith("workspace/") ? "{\"query\":\"x\"}"
+        : "{\"textDocument\":{\"uri\":\"file:///tmp/a.txt\"},\"position\":{\"line\":0,\"character\":0}}";
+    send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + method + "\",\"params\":" + params + "}");
+    JsonObject error = response(2).getAsJsonObject("error");
+    assertThat(error.get("code").getAsInt()).as("%s", error).isEqualTo(-32601);
+    assertThat(error.get("message").getAsString()).contains(method);
+    assertThat(error.toString()).doesNotContain("at org.").doesNotContain("Exception");
+    assertStillServing(3);
+  }
+
   @Test
   void unknownDollarRequestsGetMethodNotFoundToo() throws IOException {
     initialize();

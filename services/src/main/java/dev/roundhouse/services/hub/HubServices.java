@@ -8,9 +8,9 @@ import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.spi.ExtensionContext;
-import dev.roundhouse.services.ProcessReaper;
-import dev.roundhouse.services.ProcessRecord;
-import dev.roundhouse.services.ReapResult;
+import dev.roundhouse.hub.process.ProcessReaper;
+import dev.roundhouse.hub.process.ProcessRecord;
+import dev.roundhouse.hub.process.ReapResult;
 import dev.roundhouse.services.RestartPolicy;
 import dev.roundhouse.services.ServiceException;
 import dev.roundhouse.services.ServiceSupervisor;
@@ -60,6 +60,10 @@ final class HubServices implements AutoCloseable {
     return ports;
   }
 
+  ServicesSettings settings() {
+    return settings;
+  }
+
   ExtensionContext context() {
     return context;
   }
@@ -92,6 +96,7 @@ final class HubServices implements AutoCloseable {
         .baseEnv(settings.baseEnv())
         .clock(context.clock())
         .scheduler(settings.scheduler())
+        .processes(context.processes())
         .journal(records.journal(project.id()))
         .stopGrace(settings.stopGrace())
         .logLimits(settings.logLines(), settings.logChars(), settings.maxLineBytes())

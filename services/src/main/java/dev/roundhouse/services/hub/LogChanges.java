@@ -24,6 +24,7 @@ final class LogChanges {
   private final Duration interval;
   private final Consumer<String> notify;
   private final Set<String> pending = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> uris = new ConcurrentHashMap<>();
 
   /**
    * @param notify receives a concrete log URI when its log changed (the extension calls
@@ -40,8 +41,9 @@ final class LogChanges {
   }
 
   void logged(String project, String service) {
-    String uri = uri(project, service);
-    if (pending.add(uri)) {
+    String uri = uris.computeIfAbsent(project, name -> new ConcurrentHashMap<>())
+        .computeIfAbsent(service, name -> uri(project, name)); // called for every line: no encoding each time
+    if (!pending.contains(uri) && pending.add(uri)) { // contains first: add locks the map's bin even when present
       scheduler.schedule(interval, () -> {
         pending.remove(uri);
         notify.accept(uri);

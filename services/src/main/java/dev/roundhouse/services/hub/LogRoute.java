@@ -83,8 +83,9 @@ final class LogRoute implements HttpHandler {
     exchange.endExchange();
   }
 
-  private void stream(OutputStream out, ProjectServices target, String service, long from, boolean follow)
-      throws IOException {
+  private void stream(OutputStream out, ProjectServices target, String service, long from, boolean follow) {
+    SseLines events = target.events(service, services.settings().logLines());
+    Batch batch = new Batch();
     long next = from;
     long quietSince = System.nanoTime();
     try {
@@ -92,10 +93,11 @@ final class LogRoute implements HttpHandler {
         LogChunk chunk = follow ? target.supervisor().follow(service, next, BATCH, POLL)
             : target.supervisor().logs(service, next, BATCH);
         for (LogLine line : chunk.lines()) {
-          write(out, line, chunk.missed());
+          batch.add(line.stream() == LogLine.Stream.MARKER ? skipped(line, chunk.missed()) : events.event(line));
         }
         next = chunk.nextOffset();
         if (!chunk.lines().isEmpty()) {
+          batch.writeTo(out); // one write and one flush per chunk, not per line
           out.flush();
           quietSince = System.nanoTime();
         } else if (!follow) {
@@ -110,14 +112,33 @@ final class LogRoute implements HttpHandler {
       Thread.currentThread().interrupt();
     } catch (ServiceException e) {
       // The service was removed while followed: end the stream.
+    } catch (IOException e) {
+      // The viewer went away (a closed tab, a killed curl): nothing to answer.
     }
   }
 
-  private static void write(OutputStream out, LogLine line, long missed) throws IOException {
-    String event = line.stream() == LogLine.Stream.MARKER
-        ? "event: skipped\ndata: " + Json.write(Map.of("missed", missed, "offset", line.offset(), "text", line.text())) + "\n\n"
-        : "id: " + line.offset() + "\nevent: line\ndata: " + Json.write(line) + "\n\n";
-    out.write(event.getBytes(StandardCharsets.UTF_8));
+  private static byte[] skipped(LogLine marker, long missed) {
+    return ("event: skipped\ndata: " + Json.write(Map.of("missed", missed, "offset", marker.offset(), "text", marker.text()))
+        + "\n\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The events of one chunk, gathered for one write. Not thread-safe: one per stream. */
+  private static final class Batch {
+    private byte[] bytes = new byte[64 * 1024];
+    private int size;
+
+    void add(byte[] event) {
+      if (size + event.length > bytes.length) {
+        bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + event.length));
+      }
+      System.arraycopy(event, 0, bytes, size, event.length);
+      size += event.length;
+    }
+
+    void writeTo(OutputStream out) throws IOException {
+      out.write(bytes, 0, size);
+      size = 0;
+    }
   }
 
   private static String first(Map<String, Deque<String>> query, String name) {

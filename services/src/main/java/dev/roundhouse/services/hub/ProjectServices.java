@@ -34,6 +34,7 @@ final class ProjectServices implements AutoCloseable {
   private final ServiceSupervisor supervisor;
   private final Map<String, ServiceRecords.StoredDefinition> declared = new ConcurrentHashMap<>();
   private final Map<String, Actor> actors = new ConcurrentHashMap<>();
+  private final Map<String, SseLines> events = new ConcurrentHashMap<>();
   private final List<Subscription> subscriptions;
 
   ProjectServices(Project project, ServiceSupervisor supervisor, List<ServiceRecords.StoredDefinition> definitions,
@@ -73,6 +74,11 @@ final class ProjectServices implements AutoCloseable {
     return Optional.ofNullable(declared.get(service));
   }
 
+  /** Every service declared in the project. */
+  List<ServiceRecords.StoredDefinition> declaredAll() {
+    return List.copyOf(declared.values());
+  }
+
   void declare(ServiceRecords.StoredDefinition stored) {
     supervisor.define(stored.definition());
     declared.put(stored.definition().name(), stored);
@@ -82,6 +88,15 @@ final class ProjectServices implements AutoCloseable {
     supervisor.remove(service);
     declared.remove(service);
     actors.remove(service);
+    events.remove(service);
+  }
+
+  /**
+   * The SSE events of {@code service}'s recent lines, shared by its viewers (made on the first, for a log of at most
+   * {@code logLines} lines).
+   */
+  SseLines events(String service, int logLines) {
+    return events.computeIfAbsent(service, name -> new SseLines(logLines));
   }
 
   /** Remembers who asks {@code service} to change, for the events that follow. */

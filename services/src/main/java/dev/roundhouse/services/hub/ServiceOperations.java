@@ -172,6 +172,8 @@ final class ServiceOperations {
       target.forget(in.service());
       return null;
     });
+    services.records().deleteExposure(project.id(), in.service(), new EventDraft("service.unexposed", actor, project.id(),
+        null, Json.tree(Map.of("project", project.name(), "service", in.service()))));
     services.records().deleteDefinition(project.id(), in.service(), new EventDraft("service.removed", actor, project.id(),
         null, Json.tree(Map.of("project", project.name(), "service", in.service()))));
     return new Removed(project.name(), in.service());
@@ -231,6 +233,11 @@ final class ServiceOperations {
   }
 
   private Project allowed(Actor actor, String reference) {
+    return allowed(services, actor, reference);
+  }
+
+  /** The project, if {@code actor} may use its services (an agent: only its own task's project). */
+  static Project allowed(HubServices services, Actor actor, String reference) {
     Project project = services.project(reference);
     if (actor.isAgent() && services.task(actor.taskId()).projectId() != project.id()) {
       throw new RoundhouseException.Forbidden("other_project",

@@ -5,14 +5,15 @@ import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.model.ExtensionRecord;
 import dev.roundhouse.hub.spi.ExtensionRecords;
-import dev.roundhouse.services.ProcessJournal;
-import dev.roundhouse.services.ProcessRecord;
+import dev.roundhouse.hub.process.ProcessJournal;
+import dev.roundhouse.hub.process.ProcessRecord;
 import dev.roundhouse.services.ServiceDefinition;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -24,7 +25,8 @@ import java.util.TreeMap;
  *       stopped on request (what a boot restores);
  *   <li>{@code proc/<run id>}: a {@link StoredProcess}, every process group alive now (services and terminals),
  *       erased once the group is gone (what a boot reaps);
- *   <li>{@code port/<port>}: a {@link PortClaim}, the project that owns that PORT (its block).
+ *   <li>{@code port/<port>}: a {@link PortClaim}, the project that owns that PORT (its block);
+ *   <li>{@code expose/<project id>/<service>}: a {@link StoredExposure}, a service the hub's HTTP server proxies.
  * </ul>
  *
  * <p>Thread-safe: every call is one store read or one durable write.
@@ -51,6 +53,15 @@ final class ServiceRecords {
 
   /** The project that owns a PORT. */
   record PortClaim(long projectId, String project) {}
+
+  /**
+   * A service the hub's HTTP server proxies.
+   *
+   * @param link the shared link's token, or null for a private exposure
+   * @param decision the decision that approved it, or null when the user asked
+   */
+  record StoredExposure(long projectId, String service, ServicesApi.Access access, String link, Actor askedBy,
+      Actor approvedBy, Long decision, Instant since) {}
 
   private final ExtensionRecords records;
 
@@ -107,6 +118,30 @@ final class ServiceRecords {
 
   void unwant(long project, String service) {
     records.delete(wantedKey(project, service));
+  }
+
+  static String exposureKey(long project, String service) {
+    return "expose/" + project + "/" + service;
+  }
+
+  List<StoredExposure> exposures() {
+    return read("expose/", StoredExposure.class);
+  }
+
+  List<StoredExposure> exposures(long project) {
+    return read("expose/" + project + "/", StoredExposure.class);
+  }
+
+  Optional<StoredExposure> exposure(long project, String service) {
+    return records.get(exposureKey(project, service), StoredExposure.class);
+  }
+
+  void putExposure(StoredExposure exposure, EventDraft event) {
+    records.put(exposureKey(exposure.projectId(), exposure.service()), exposure, event);
+  }
+
+  boolean deleteExposure(long project, String service, EventDraft... events) {
+    return records.delete(exposureKey(project, service), events);
   }
 
   void forgetProcess(ProcessRecord process) {

@@ -7,6 +7,7 @@ import dev.roundhouse.services.Readiness;
 import dev.roundhouse.services.RestartPolicy;
 import dev.roundhouse.services.ServiceKind;
 import dev.roundhouse.services.ServiceState;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -134,4 +135,49 @@ public final class ServicesApi {
       @JsonPropertyDescription("Oldest first; a line of stream 'marker' says how many lines were skipped") List<LogLine> lines,
       @JsonPropertyDescription("Lines dropped by the bounded log before this reader got to them") long missed,
       @JsonPropertyDescription("Pass as 'from' to read on") long nextOffset) {}
+
+  /** Who may reach an exposed service through the hub. */
+  public enum Access {
+    /** Whoever presents the hub's token (curl, an editor, the CLI). */
+    @JsonProperty("private")
+    PRIVATE,
+    /** Whoever holds the link: a revocable, unguessable token in its path, no hub token (a browser, a colleague). */
+    @JsonProperty("shared")
+    SHARED
+  }
+
+  /** expose_service input. */
+  public record ExposeRequest(
+      @JsonProperty(required = true) @JsonPropertyDescription(PROJECT) String project,
+      @JsonProperty(required = true) @JsonPropertyDescription(SERVICE) String service,
+      @JsonPropertyDescription("private (default): reachable through the hub with its token; shared: reachable by anyone holding the link, until service_unexpose")
+          Access access,
+      @JsonPropertyDescription("Why it should be reachable: shown to the person who decides") String reason) {}
+
+  /** What expose_service answers. */
+  public record ExposeOutcome(
+      @JsonPropertyDescription("exposed (reachable now: the user asked), or pending (a decision of kind service_exposure awaits the user)")
+          String status,
+      @JsonPropertyDescription("The decision to answer (approve or reject), when pending") Long decision,
+      @JsonPropertyDescription("The exposure, when exposed") Exposure exposure) {}
+
+  /** A service the hub serves through its own HTTP server. */
+  public record Exposure(
+      String project,
+      String service,
+      Access access,
+      @JsonPropertyDescription("Where the hub serves it, below its URL: /api/x/expose/<project>/<service>/ (with the hub's token) or, shared, /api/x/share/<link>/ (no token)")
+          String path,
+      @JsonPropertyDescription("The port on 127.0.0.1 it is proxied to") int port,
+      @JsonPropertyDescription("Who asked for it") String askedBy,
+      @JsonPropertyDescription("Who exposed it: the person who approved, or who asked") String approvedBy,
+      @JsonPropertyDescription("The decision that approved it, if one did") Long decision,
+      Instant since) {}
+
+  /** service_exposures output. */
+  public record ExposureList(String project, List<Exposure> exposures) {}
+
+  /** service_unexpose output. */
+  public record Unexposed(String project, String service,
+      @JsonPropertyDescription("False when it was not exposed (nothing changed)") boolean wasExposed) {}
 }

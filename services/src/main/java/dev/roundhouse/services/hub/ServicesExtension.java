@@ -16,6 +16,7 @@ import dev.roundhouse.services.ServiceException;
 import dev.roundhouse.services.Terminals;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,16 +29,21 @@ import dev.roundhouse.hub.ops.OperationRegistry;
  * The services module's hub extension: the {@code service_*} operations over one supervisor per project
  * (created on first use), the registry and the process journal in the hub's store (so a boot reaps what the last
  * run left and restores what was running), each project's stable PORT in every service's, terminal's and agent
- * turn's environment, a service's log as SSE ({@code /api/x/services/…}) and as an MCP resource, and PTY
- * terminals over a WebSocket ({@code /api/x/pty}). See docs/services.md.
+ * turn's environment, a service's log as SSE ({@code /api/x/services/…}) and as an MCP resource, PTY
+ * terminals over a WebSocket ({@code /api/x/pty}), and exposed services as a reverse proxy ({@code /api/x/expose/…}
+ * with the hub's token, {@code /api/x/share/<link>/…} without), each exposure a decision of the user's. See
+ * docs/services.md.
  *
  * <p>Thread-safe: what {@link #start} creates is published through atomic references and not changed after.
  */
 public final class ServicesExtension implements HubExtension {
   private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
   private static final int RESOURCE_LINES = 200;
+  private static final Set<String> AGENT_TOOLS = java.util.stream.Stream.concat(
+      ServiceOperations.AGENT_TOOLS.stream(), ExposeOperations.AGENT_TOOLS.stream()).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
   private final ServicesSettings settings;
+  private final SecureRandom random;
   private final AtomicReference<HubServices> services = new AtomicReference<>();
   private final AtomicReference<TerminalRoute> terminals = new AtomicReference<>();
   private volatile boolean closed;
@@ -48,7 +54,13 @@ public final class ServicesExtension implements HubExtension {
   }
 
   public ServicesExtension(ServicesSettings settings) {
+    this(settings, new SecureRandom());
+  }
+
+  /** With {@code random} for the shared links' tokens. */
+  public ServicesExtension(ServicesSettings settings, SecureRandom random) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.random = Objects.requireNonNull(random, "random");
   }
 
   @Override
@@ -62,6 +74,7 @@ public final class ServicesExtension implements HubExtension {
    */
   public static void describe(OperationRegistry registry) {
     new ServiceOperations(null).register(registry);
+    new ExposeOperations(null, null).register(registry);
   }
 
   @Override
@@ -72,13 +85,20 @@ public final class ServicesExtension implements HubExtension {
     HubServices hub = new HubServices(context, settings, records, changes);
     services.set(hub);
     new ServiceOperations(hub).register(context.operations());
+    Exposures exposures = new Exposures(hub, random);
+    new ExposeOperations(hub, exposures).register(context.operations());
+    context.decisions().onAnswer(Exposures.KIND, exposures::answered);
+    context.serve(Exposures.PRIVATE_ROUTE, new ExposedRoute(hub, exposures, false));
+    context.serveLinks(Exposures.SHARED_ROUTE, new ExposedRoute(hub, exposures, true));
     context.placeTurns(new PortPlacer(hub));
     context.contributeToTurns(new AgentServices(hub));
     context.offerResource(logResource(hub));
     context.serve("services", new LogRoute(hub, KEEP_ALIVE, () -> closed));
-    TerminalRoute route = new TerminalRoute(hub, Terminals.create(settings.scheduler(), records.journal(null),
-        settings.reattachGrace(), settings.scrollbackBytes(), settings.hangupGrace()));
+    Terminals sessions = Terminals.create(context.processes(), settings.scheduler(), records.journal(null),
+        settings.reattachGrace(), settings.scrollbackBytes(), settings.hangupGrace());
+    TerminalRoute route = new TerminalRoute(hub, sessions);
     terminals.set(route);
+    context.stopTaskProcessesWith(new TaskProcesses(hub, sessions));
     context.serve("pty", route);
     hub.recover();
   }
@@ -146,7 +166,7 @@ public final class ServicesExtension implements HubExtension {
 
     @Override
     public Set<String> agentTools() {
-      return ServiceOperations.AGENT_TOOLS;
+      return AGENT_TOOLS;
     }
 
     @Override
@@ -157,7 +177,8 @@ public final class ServicesExtension implements HubExtension {
               + (state.message() == null ? "" : ", " + state.message()))
           .toList();
       return "Dev services of project " + project.name() + " (PORT=" + services.supervisor().port()
-          + "; read logs with service_logs, start/stop/restart with service_start/service_stop/service_restart):\n"
+          + "; read logs with service_logs, start/stop/restart with service_start/service_stop/service_restart;"
+          + " to make one reachable through the hub, ask with expose_service: the user decides):\n"
           + String.join("\n", lines);
     }
   }

@@ -14,6 +14,7 @@ import dev.roundhouse.workspace.SweepItem;
 import dev.roundhouse.workspace.SweepReport;
 import dev.roundhouse.workspace.SweepRequest;
 import dev.roundhouse.workspace.TaskWorktree;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,9 @@ import java.util.Objects;
 /**
  * Reclaiming landed workspaces ({@code task_reclaim}) and the retention sweep ({@code workspace_sweep}, and the
  * poller's periodic run when retention is on). Both fail closed: a task with a running or lingering turn, or
- * whose turns cannot be read, is kept; the engine keeps everything unless it proves the work landed.
+ * whose turns cannot be read, is kept; the engine keeps everything unless it proves the work landed. Between a
+ * positive check and the removal, the task's own processes (dev services, terminals: whatever the modules that run
+ * them end through {@code ExtensionContext.stopTaskProcesses}) are ended; if one cannot be, everything is kept.
  *
  * <p>Thread-safe (stateless; the engine serialises removals per repository).
  */
@@ -50,15 +53,26 @@ final class Cleanups {
     TaskWorktree worktree = workspaces.worktree(task.id());
     Optional<String> busy = busy(task.id());
     if (busy.isPresent()) {
-      return new WorkspaceOps.ReclaimView(task.id(), new ReclaimResult(ReclaimOutcome.KEPT, busy.get()));
+      return new WorkspaceOps.ReclaimView(task.id(), new ReclaimResult(ReclaimOutcome.KEPT, busy.get()), List.of());
     }
-    ReclaimResult result = workspaces.engine().cleanup().reclaim(worktree, mergedHeads(task.id()));
+    List<String> heads = mergedHeads(task.id());
+    ReclaimResult check = workspaces.engine().cleanup().check(worktree, heads);
+    if (check.outcome() == ReclaimOutcome.KEPT) {
+      return new WorkspaceOps.ReclaimView(task.id(), check, List.of());
+    }
+    List<String> stopped;
+    try {
+      stopped = stopProcesses(actor, worktree);
+    } catch (RoundhouseException e) {
+      return new WorkspaceOps.ReclaimView(task.id(), new ReclaimResult(ReclaimOutcome.KEPT, e.getMessage()), List.of());
+    }
+    ReclaimResult result = workspaces.engine().cleanup().reclaim(worktree, heads);
     if (result.outcome() != ReclaimOutcome.KEPT) {
       workspaces.records().delete(Stored.task(task.id()), TaskWorkspaces.draft(
           new WorkspaceEvent.Reclaimed(worktree.branch(), worktree.path(), result.reason(), false), actor, task));
       resource.changed(actor, task.id());
     }
-    return new WorkspaceOps.ReclaimView(task.id(), result);
+    return new WorkspaceOps.ReclaimView(task.id(), result, stopped);
   }
 
   WorkspaceOps.SweepView sweep(Actor actor, WorkspaceOps.SweepInput in) {
@@ -112,7 +126,8 @@ final class Cleanups {
       Instant activity = task == null || task.updatedAt().isBefore(record.updatedAt()) ? record.updatedAt() : task.updatedAt();
       candidates.add(new SweepCandidate(worktree, busy.isPresent(), activity, mergedHeads(worktree.taskId())));
     }
-    SweepReport report = workspaces.engine().cleanup().sweep(new SweepRequest(dryRun, days, candidates));
+    SweepReport report = dryRun ? workspaces.engine().cleanup().sweep(new SweepRequest(true, days, candidates))
+        : sweepStoppingFirst(actor, days, candidates);
     Map<Long, TaskWorktree> byTask = candidates.stream().map(SweepCandidate::worktree)
         .collect(Collectors.toMap(TaskWorktree::taskId, Function.identity(), (a, b) -> a));
     List<Long> removed = new ArrayList<>();
@@ -130,6 +145,52 @@ final class Cleanups {
     List<SweepItem> items = new ArrayList<>(report.items());
     items.addAll(refused);
     return new SweepReport(report.dryRun(), items);
+  }
+
+  /**
+   * The sweep that removes: first a dry run, then the processes of each task it would remove are ended (a task whose
+   * processes cannot be ended is kept), then the removal, which proves everything again.
+   */
+  private SweepReport sweepStoppingFirst(Actor actor, int days, List<SweepCandidate> candidates) {
+    SweepReport plan = workspaces.engine().cleanup().sweep(new SweepRequest(true, days, candidates));
+    Map<Long, SweepCandidate> byTask = candidates.stream()
+        .collect(Collectors.toMap(candidate -> candidate.worktree().taskId(), Function.identity(), (a, b) -> a));
+    List<SweepItem> items = new ArrayList<>();
+    List<SweepCandidate> removable = new ArrayList<>();
+    Map<Long, List<String>> stopped = new HashMap<>();
+    for (SweepItem item : plan.items()) {
+      if (item.action() != SweepAction.WOULD_REMOVE) {
+        items.add(item);
+        continue;
+      }
+      SweepCandidate candidate = byTask.get(item.taskId());
+      try {
+        stopped.put(item.taskId(), stopProcesses(actor, candidate.worktree()));
+        removable.add(candidate);
+      } catch (RoundhouseException e) {
+        items.add(new SweepItem(item.taskId(), item.branch(), item.path(), SweepAction.KEPT, e.getMessage()));
+      }
+    }
+    for (SweepItem item : workspaces.engine().cleanup().sweep(new SweepRequest(false, days, removable)).items()) {
+      List<String> ended = stopped.getOrDefault(item.taskId(), List.of());
+      items.add(ended.isEmpty() ? item : new SweepItem(item.taskId(), item.branch(), item.path(), item.action(),
+          item.reason() + "; ended first: " + String.join("; ", ended)));
+    }
+    return new SweepReport(false, items);
+  }
+
+  /**
+   * Ends the task's dev services and terminals (through the modules that run them) before its worktree goes.
+   *
+   * @throws RoundhouseException.Conflict naming what could not be ended: everything is kept
+   */
+  private List<String> stopProcesses(Actor actor, TaskWorktree worktree) {
+    try {
+      return workspaces.context().stopTaskProcesses(actor, worktree.taskId(), Path.of(worktree.path()));
+    } catch (RuntimeException e) {
+      throw new RoundhouseException.Conflict("kept task " + worktree.taskId() + "'s workspace: its processes could not all be"
+          + " ended first (" + e.getMessage() + "); nothing was removed");
+    }
   }
 
   /** Why the task's workspace must not be touched now, if it must not: a running turn, or turns that cannot be read. */

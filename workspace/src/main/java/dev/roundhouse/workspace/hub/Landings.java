@@ -5,11 +5,9 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
-import dev.roundhouse.workspace.BaseRewrite;
 import dev.roundhouse.workspace.MergeOutcome;
 import dev.roundhouse.workspace.MergeResult;
 import dev.roundhouse.workspace.TaskWorktree;
-import java.util.Optional;
 import org.eclipse.jgit.lib.Repository;
 
 /**
@@ -78,6 +76,9 @@ final class Landings {
     }
     TaskWorktree worktree = workspaces.worktree(task.id());
     MergeResult result = TaskWorkspaces.refused(() -> workspaces.engine().merges().sync(worktree));
+    if (result.remoteRewrite() != null) {
+      BaseRewriteFlags.flagTasksCutFrom(workspaces, actor, result.remoteRewrite());
+    }
     switch (result.outcome()) {
       case FAST_FORWARD, MERGE_COMMIT -> workspaces.context().append(
           TaskWorkspaces.draft(new WorkspaceEvent.Synced(worktree.branch(), result), actor, task));
@@ -107,13 +108,6 @@ final class Landings {
 
   WorkspaceOps.RewriteView reportRewrite(Actor actor, WorkspaceOps.TaskRef in) {
     Task task = workspaces.task(actor, in.task());
-    TaskWorktree worktree = workspaces.worktree(task.id());
-    BaseRewrite rewrite = TaskWorkspaces.refused(() -> workspaces.engine().worktrees().baseRewrite(worktree));
-    Optional<Stored.Rewrite> flagged = workspaces.records().get(Stored.rewrite(task.id()), Stored.Rewrite.class);
-    if (rewrite.rewritten() && flagged.isEmpty()) {
-      workspaces.records().put(Stored.rewrite(task.id()), new Stored.Rewrite(rewrite, workspaces.clock().instant()),
-          TaskWorkspaces.draft(new WorkspaceEvent.BaseRewritten(worktree.branch(), rewrite), actor, task));
-    }
-    return new WorkspaceOps.RewriteView(task.id(), rewrite, rewrite.rewritten() || flagged.isPresent());
+    return BaseRewriteFlags.check(workspaces, actor, task, workspaces.worktree(task.id()));
   }
 }

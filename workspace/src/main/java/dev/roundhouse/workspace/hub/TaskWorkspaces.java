@@ -139,6 +139,10 @@ final class TaskWorkspaces {
         showBranch(task.id(), result.worktree().branch());
       }
     }
+    if (result.remoteRewrite() != null) {
+      // After the record: a task cut just now from the local base's old history is flagged too.
+      BaseRewriteFlags.flagTasksCutFrom(this, actor, result.remoteRewrite());
+    }
     return result;
   }
 

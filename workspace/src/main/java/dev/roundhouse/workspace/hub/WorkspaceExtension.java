@@ -24,7 +24,7 @@ import dev.roundhouse.hub.ops.OperationRegistry;
  * while its work is stranded ({@link StrandedWorkGuard}); the task's diff is the resource
  * {@code roundhouse://tasks/{id}/diff} ({@link DiffResource}), whose subscribers hear of merges, syncs, reviews
  * and the end of every turn ({@link TurnEndWatch}). A poller ({@code workspace-poll}) turns pull request
- * changes into events and runs the retention sweep when it is on.
+ * changes into events, runs the retention sweep when it is on, and looks for base rewrites ({@link RewriteWatch}).
  *
  * <p>Thread-safe: what {@link #start} creates is published through atomic references and never changed.
  */
@@ -35,6 +35,7 @@ public final class WorkspaceExtension implements HubExtension {
   private final WorkspaceSettings settings;
   private final AtomicReference<TurnEndWatch> watch = new AtomicReference<>();
   private final AtomicReference<ScheduledExecutorService> poller = new AtomicReference<>();
+  private final AtomicReference<Runnable> poll = new AtomicReference<>(() -> { });
 
   public WorkspaceExtension(WorkspaceSettings settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -72,8 +73,8 @@ public final class WorkspaceExtension implements HubExtension {
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("workspace-poll").factory());
     AtomicReference<Instant> lastSweep = new AtomicReference<>(Instant.MIN);
-    long every = settings.pollInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(() -> {
+    RewriteWatch rewrites = new RewriteWatch(workspaces, settings.rewriteCheck());
+    Runnable round = () -> {
       try {
         pullRequests.pollAll();
         Instant now = context.clock().instant();
@@ -84,11 +85,27 @@ public final class WorkspaceExtension implements HubExtension {
       } catch (RuntimeException e) {
         log.warn("workspace poll: {}", e.getMessage(), e);
       }
-    }, every, every, TimeUnit.MILLISECONDS);
+      try {
+        rewrites.tick();
+      } catch (RuntimeException e) {
+        log.warn("workspace rewrite check: {}", e.getMessage(), e);
+      }
+    };
+    poll.set(round);
+    long every = settings.pollInterval().toMillis();
+    scheduler.scheduleWithFixedDelay(round, every, every, TimeUnit.MILLISECONDS);
     ScheduledExecutorService previous = poller.getAndSet(scheduler);
     if (previous != null) {
       previous.shutdownNow();
     }
+  }
+
+  /**
+   * Runs one poll on the caller's thread, as the poller does every poll interval: pull requests, the retention sweep and
+   * the rewrite check when due by the hub's clock. For tests, which move the clock instead of sleeping.
+   */
+  void pollNow() {
+    poll.get().run();
   }
 
   /**

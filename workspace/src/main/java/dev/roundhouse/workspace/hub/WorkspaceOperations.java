@@ -89,7 +89,8 @@ record WorkspaceOperations(TaskWorkspaces workspaces, Landings landings, Reviews
         new OperationAnnotations(false, false, true), (actor, in) -> listPullRequests(actor, in)));
     registry.register(Operation.of("task_reclaim",
         "Remove a landed task's worktree and branch, only with proof its work is on the base (or in a merged pull"
-            + " request) and its worktree is clean; any doubt keeps everything and says why. People only.",
+            + " request) and its worktree is clean, after ending the task's processes (its dev services and terminals);"
+            + " any doubt keeps everything and says why. People only.",
         WorkspaceOps.TaskRef.class, WorkspaceOps.ReclaimView.class, DESTRUCTIVE, (actor, in) -> cleanups.reclaim(actor, in)));
     registry.register(Operation.of("workspace_sweep",
         "The retention sweep: list (dry_run, the default) or remove landed, clean workspaces older than retention_days;"

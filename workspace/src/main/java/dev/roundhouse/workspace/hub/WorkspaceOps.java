@@ -95,7 +95,10 @@ final class WorkspaceOps {
 
   record PullRequests(long task, List<Stored.PullRequestRecord> pullRequests) {}
 
-  record ReclaimView(long task, ReclaimResult result) {}
+  record ReclaimView(
+      long task,
+      ReclaimResult result,
+      @JsonPropertyDescription("What was ended before the removal: the task's dev services and terminals") List<String> stopped) {}
 
   record SweepInput(
       @JsonPropertyDescription("List what would be removed and why the rest is kept, removing nothing (default true)") Boolean dryRun,

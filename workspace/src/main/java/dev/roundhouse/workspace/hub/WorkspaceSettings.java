@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param forge          where pull requests go: null (none configured), {@code gh}, or {@code local:<bare repository>}
  * @param ghExecutable   the GitHub CLI to run for the {@code gh} forge
  * @param pollInterval   how often open pull requests are polled (and the retention sweep runs, when on)
+ * @param rewriteCheck   how often every task's base is fetched and checked for a rewrite ({@code report_base_rewrite}
+ *                       for all of them); zero turns the check off (rewrites are then seen only on fetches that
+ *                       happen anyway: cutting a worktree, a sync)
  * @param git            the git executable
  * @param gitEnvironment extra environment for every git child process (tests isolate git's global config)
  */
@@ -29,6 +32,7 @@ public record WorkspaceSettings(
     String forge,
     String ghExecutable,
     Duration pollInterval,
+    Duration rewriteCheck,
     String git,
     Map<String, String> gitEnvironment) {
 
@@ -38,11 +42,18 @@ public record WorkspaceSettings(
   public static final String FORGE = "ROUNDHOUSE_FORGE";
   public static final String GH = "ROUNDHOUSE_GH";
   public static final String PR_POLL = "ROUNDHOUSE_PR_POLL_SECONDS";
+  public static final String REWRITE_CHECK = "ROUNDHOUSE_REWRITE_CHECK_MINUTES";
+  /** The rewrite check's default period. */
+  public static final Duration REWRITE_CHECK_DEFAULT = Duration.ofMinutes(15);
 
   public WorkspaceSettings {
     Objects.requireNonNull(worktreesRoot, "worktreesRoot");
     Objects.requireNonNull(branchPrefix, "branchPrefix");
     Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(rewriteCheck, "rewriteCheck");
+    if (rewriteCheck.isNegative()) {
+      throw new IllegalArgumentException("the rewrite check's period must be zero (off) or more, not " + rewriteCheck);
+    }
     if (retentionDays < 0) {
       throw new IllegalArgumentException("retention days must be 0 (off) or more, not " + retentionDays);
     }
@@ -54,9 +65,13 @@ public record WorkspaceSettings(
     gitEnvironment = Map.copyOf(gitEnvironment);
   }
 
-  /** Worktrees under {@code <home>/worktrees}, prefix {@code roundhouse/}, no sweep, no forge, polling every minute. */
+  /**
+   * Worktrees under {@code <home>/worktrees}, prefix {@code roundhouse/}, no sweep, no forge, polling every minute,
+   * bases checked for rewrites every 15 minutes.
+   */
   public static WorkspaceSettings defaults(Path home) {
-    return new WorkspaceSettings(home.resolve("worktrees"), "roundhouse/", 0, null, "gh", Duration.ofSeconds(60), "git", Map.of());
+    return new WorkspaceSettings(home.resolve("worktrees"), "roundhouse/", 0, null, "gh", Duration.ofSeconds(60), REWRITE_CHECK_DEFAULT,
+        "git", Map.of());
   }
 
   /**
@@ -75,28 +90,35 @@ public record WorkspaceSettings(
         value(env, FORGE),
         value(env, GH) == null ? "gh" : value(env, GH),
         Duration.ofSeconds(Math.max(1, number(env, PR_POLL, 60))),
+        Duration.ofMinutes(number(env, REWRITE_CHECK, (int) REWRITE_CHECK_DEFAULT.toMinutes())),
         "git",
         Map.of());
   }
 
   /** These settings with the forge {@code gh} or {@code local:<bare>}, or none (null). */
   public WorkspaceSettings withForge(String value) {
-    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, value, ghExecutable, pollInterval, git, gitEnvironment);
+    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, value, ghExecutable, pollInterval, rewriteCheck, git, gitEnvironment);
   }
 
   /** These settings running {@code executable} for git with {@code environment} added. */
   public WorkspaceSettings withGit(String executable, Map<String, String> environment) {
-    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, forge, ghExecutable, pollInterval, executable, environment);
+    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, forge, ghExecutable, pollInterval, rewriteCheck, executable, environment);
   }
 
   /** These settings with the retention sweep at {@code days} (0: off). */
   public WorkspaceSettings withRetentionDays(int days) {
-    return new WorkspaceSettings(worktreesRoot, branchPrefix, days, forge, ghExecutable, pollInterval, git, gitEnvironment);
+    return new WorkspaceSettings(worktreesRoot, branchPrefix, days, forge, ghExecutable, pollInterval, rewriteCheck, git, gitEnvironment);
   }
 
   /** These settings polling every {@code interval}. */
   public WorkspaceSettings withPollInterval(Duration interval) {
-    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, forge, ghExecutable, interval, git, gitEnvironment);
+    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, forge, ghExecutable, interval, rewriteCheck, git, gitEnvironment);
+  }
+
+  /** These settings checking every task's base for a rewrite every {@code period} (zero: never). */
+  public WorkspaceSettings withRewriteCheck(Duration period) {
+    return new WorkspaceSettings(worktreesRoot, branchPrefix, retentionDays, forge, ghExecutable, pollInterval, period, git,
+        gitEnvironment);
   }
 
   private static String value(Map<String, String> env, String name) {

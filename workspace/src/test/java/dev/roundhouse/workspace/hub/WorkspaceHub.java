@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
+import dev.roundhouse.hub.spi.HubExtension;
 import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.spi.TurnRequest;
 import dev.roundhouse.hub.testing.EventRecorder;
@@ -56,6 +57,17 @@ final class WorkspaceHub implements AutoCloseable {
   }
 
   WorkspaceHub(java.util.function.UnaryOperator<WorkspaceSettings> configure) {
+    this(configure, List.of());
+  }
+
+  /** With {@code others} registered after the workspace extension (a module that ends a task's processes). */
+  WorkspaceHub(java.util.function.UnaryOperator<WorkspaceSettings> configure, List<? extends HubExtension> others) {
+    this(configure, others, config -> config);
+  }
+
+  /** With the hub configured by {@code hubConfig} too (a clock the test moves). */
+  WorkspaceHub(java.util.function.UnaryOperator<WorkspaceSettings> configure, List<? extends HubExtension> others,
+      java.util.function.UnaryOperator<dev.roundhouse.hub.HubConfig> hubConfig) {
     try {
       root = Files.createTempDirectory("roundhouse-workspace-hub-").toRealPath();
     } catch (IOException e) {
@@ -78,7 +90,7 @@ final class WorkspaceHub implements AutoCloseable {
     git(project, "remote", "add", "forge", forge.toString());
     git(project, "push", "-q", "forge", "main");
     WorkspaceSettings settings = configure.apply(new WorkspaceSettings(worktrees, "roundhouse/", 0, "local:" + forge, "gh",
-        Duration.ofSeconds(60), "git", ISOLATED));
+        Duration.ofSeconds(60), WorkspaceSettings.REWRITE_CHECK_DEFAULT, "git", ISOLATED));
     extension = new WorkspaceExtension(settings);
     TestDriver driver = new TestDriver("agent", false, (request, context) -> {
       requests.add(request);
@@ -87,7 +99,9 @@ final class WorkspaceHub implements AutoCloseable {
       }
       context.emit(new TurnEvent.Result("stop", "done"));
     });
-    hub = TestHub.withExtensions(config -> config, List.of(driver), List.of(extension));
+    List<HubExtension> extensions = new ArrayList<>(List.of(extension));
+    extensions.addAll(others);
+    hub = TestHub.withExtensions(hubConfig, List.of(driver), extensions);
     events = new EventRecorder(hub.hub());
   }
 

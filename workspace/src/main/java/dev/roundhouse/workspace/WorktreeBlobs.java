@@ -1,0 +1,108 @@
+package dev.roundhouse.workspace;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
+import org.eclipse.jgit.diff.ContentSource;
+import org.eclipse.jgit.errors.MissingObjectException;
+import org.eclipse.jgit.lib.AnyObjectId;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.ObjectLoader;
+import org.eclipse.jgit.lib.ObjectReader;
+
+/**
+ * An object reader that serves a blob of the task's side of a diff from the task's worktree when the file at the
+ * blob's path hashes to the blob's id, and everything else from the object store. A task's new blobs are loose
+ * objects (an agent's commits are never packed yet), and JGit opens a loose object several times slower than a
+ * plain file: it searches the packs first, then inflates. The hash makes it exact: a file that was edited since,
+ * is a symbolic link, or passes through a clean filter or line-ending conversion does not match and is read
+ * from the object store instead.
+ *
+ * <p>A blob that exists only in the worktree (an uncommitted change, hashed by JGit's working tree iterator through
+ * the repository's filters) and whose file does not match byte for byte is read through {@code filtered}.
+ *
+ * <p>Not thread-safe, as any {@link ObjectReader}: one per thread.
+ */
+final class WorktreeBlobs extends ObjectReader.Filter {
+  /** Larger files are left to the object store, which streams them. */
+  static final long MAX_FILE = 16L << 20;
+
+  private final ObjectReader store;
+  private final Path worktree;
+  private final Map<ObjectId, String> paths;
+  private final ContentSource filtered;
+  private final ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
+
+  /**
+   * @param store    the object store's reader; closed with this one
+   * @param worktree the worktree's folder
+   * @param paths    the path of each blob the worktree may hold
+   * @param filtered the worktree through the repository's filters, or null when no blob exists only there
+   */
+  WorktreeBlobs(ObjectReader store, Path worktree, Map<ObjectId, String> paths, ContentSource filtered) {
+    this.store = store;
+    this.worktree = worktree;
+    this.paths = paths;
+    this.filtered = filtered;
+  }
+
+  @Override
+  protected ObjectReader delegate() {
+    return store;
+  }
+
+  @Override
+  public ObjectReader newReader() {
+    return new WorktreeBlobs(store.newReader(), worktree, paths, filtered);
+  }
+
+  @Override
+  public ObjectLoader open(AnyObjectId id, int typeHint) throws IOException {
+    String path = typeHint == Constants.OBJ_BLOB || typeHint == OBJ_ANY ? paths.get(id) : null;
+    if (path == null) {
+      return store.open(id, typeHint);
+    }
+    byte[] content = matchingFile(path, id);
+    if (content != null) {
+      return new ObjectLoader.SmallObject(Constants.OBJ_BLOB, content);
+    }
+    try {
+      return store.open(id, typeHint);
+    } catch (MissingObjectException e) {
+      if (filtered == null) {
+        throw e;
+      }
+      return filtered.open(path, id.toObjectId());
+    }
+  }
+
+  @Override
+  public ObjectLoader open(AnyObjectId id) throws IOException {
+    return open(id, OBJ_ANY);
+  }
+
+  @Override
+  public long getObjectSize(AnyObjectId id, int typeHint) throws IOException {
+    return paths.containsKey(id) ? open(id, typeHint).getSize() : store.getObjectSize(id, typeHint);
+  }
+
+  /** The file's bytes when it is a regular file whose blob id is {@code id}, else null. */
+  private byte[] matchingFile(String path, AnyObjectId id) {
+    Path file = worktree.resolve(path);
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!attributes.isRegularFile() || attributes.size() > MAX_FILE) {
+        return null;
+      }
+      byte[] content = Files.readAllBytes(file);
+      return id.equals(hasher.idFor(Constants.OBJ_BLOB, content)) ? content : null;
+    } catch (IOException | RuntimeException e) {
+      return null; // gone, unreadable or not a file: the object store answers
+    }
+  }
+}
