@@ -48,16 +48,18 @@ export class Hub {
       });
       child.on("exit", (code) => reject(new Error(`the hub exited (${code}) before listening:\n${err}`)));
     });
-    const url = await listening.catch((error) => {
-      child.kill("SIGKILL"); // no hub outlives a failed start
+    try {
+      const url = await listening;
+      child.stderr.resume();
+      const hub = new Hub(root, home, projectDir, child, url, readFileSync(join(home, "token"), "utf8").trim());
+      hub.bridgeScript = hub.writeBridgeScript(program, args);
+      await hub.op("project_create", { name: "web", path: projectDir, default_agent: "script" });
+      return hub;
+    } catch (error) {
+      await stopProcess(child, 5000); // no hub outlives a failed start
       rmSync(root, { recursive: true, force: true });
       throw error;
-    });
-    child.stderr.resume();
-    const hub = new Hub(root, home, projectDir, child, url, readFileSync(join(home, "token"), "utf8").trim());
-    hub.bridgeScript = hub.writeBridgeScript(program, args);
-    await hub.op("project_create", { name: "web", path: projectDir, default_agent: "script" });
-    return hub;
+    }
   }
 
   constructor(root, home, projectDir, child, url, token) {

@@ -46,9 +46,12 @@ export function suite(settings = {}) {
     console.log(`# setup: hub ${hubMs} ms, extension install ${env.vscode.timings.installExtensionMs} ms, workbench load ${env.vscode.timings.loadMs} ms, extension active and board read ${Date.now() - loaded} ms`);
   }, { timeout: 600000 });
   after(async () => {
-    await env.vscode?.stop();
-    await env.hub?.stop();
-  }, { timeout: 60000 });
+    try {
+      await env.vscode?.stop();
+    } finally {
+      await env.hub?.stop();
+    }
+  }, { timeout: 90000 });
 
   return (name, body, { timeout = 240000 } = {}) => test(name, { skip, timeout }, async () => {
     const started = Date.now();

@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, existsSync, readFileSync, readdi
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeUnlessKept, stopProcess } from "./teardown.mjs";
+import { removeUnlessKept, stopProcess, within } from "./teardown.mjs";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -92,6 +92,7 @@ export class Workbench {
     const server = spawn(NODE24, [entry, ...common, "--bind-addr", "127.0.0.1:0", "--auth", "none", "--disable-telemetry",
       "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", workspace], {
       stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PATH: `${dirname(NODE24)}:${process.env.PATH}` },
+      detached: true, // its own process group, so stop() ends its helpers too
     });
     let log = "";
     const listening = new Promise((resolvePromise, reject) => {
@@ -108,25 +109,30 @@ export class Workbench {
       server.stderr.setEncoding("utf8").on("data", read);
       server.on("exit", (code) => reject(new Error(`code-server exited (${code}):\n${log}`)));
     });
-    const url = await listening.catch((error) => {
-      server.kill("SIGKILL"); // no code-server outlives a failed start
+    let browser;
+    try {
+      const url = await listening;
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+          "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+      });
+      const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      page.setDefaultTimeout(45000); // a loaded 2-core CI machine is slow to draw
+      const workbench = new Workbench(root, server, browser, page, () => log);
+      await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120000 });
+      await page.locator(".monaco-workbench").waitFor({ timeout: 120000 });
+      await page.locator(".statusbar").waitFor({ timeout: 60000 });
+      workbench.timings = { installExtensionMs: installed - started, loadMs: Date.now() - installed };
+      return workbench;
+    } catch (error) {
+      // a failed start leaves nothing running: no browser, no code-server (whose pipes would keep this file alive)
+      await within(15000, browser?.close().catch(() => undefined));
+      await stopProcess(server, 5000, { group: true });
       throw error;
-    });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
-    });
-    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    page.setDefaultTimeout(45000); // a loaded 2-core CI machine is slow to draw
-    const workbench = new Workbench(root, server, browser, page, () => log);
-    await page.goto(url, { waitUntil: "domcontentloaded", timeout: 120000 });
-    await page.locator(".monaco-workbench").waitFor({ timeout: 120000 });
-    await page.locator(".statusbar").waitFor({ timeout: 60000 });
-    workbench.timings = { installExtensionMs: installed - started, loadMs: Date.now() - installed };
-    return workbench;
+    }
   }
 
   constructor(root, server, browser, page, log) {
@@ -264,8 +270,8 @@ export class Workbench {
   }
 
   async stop() {
-    await this.browser.close().catch(() => undefined);
-    await stopProcess(this.server, 15000);
+    await within(15000, this.browser.close().catch(() => undefined));
+    await stopProcess(this.server, 15000, { group: true });
     removeUnlessKept(this.root);
   }
 
