@@ -31,6 +31,7 @@ export function suite(settings = {}) {
     env.vscode = await Workbench.start({
       "roundhouse.server.command": env.hub.bridgeScript,
       "roundhouse.server.args": [],
+      "roundhouse.server.env": { ROUNDHOUSE_HOME: env.hub.home }, // where a hub terminal finds the hub
       ...settings,
     });
     const loaded = Date.now();

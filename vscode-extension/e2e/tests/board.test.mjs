@@ -1,6 +1,8 @@
 // The board and the Needs-you list in a real VS Code: rendering, keyboard-only use with accessible names,
 // and defects 8 and 9 of issue 21.
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { suite } from "../lib/suite.mjs";
 import { asksPermission, fileTask, hangs, newTaskFromPalette, noPendingDecision, pendingDecision, taskRow } from "../lib/flows.mjs";
 
@@ -97,4 +99,26 @@ e2e("defect 9d: a task with a running turn shows it is running on its row", asyn
     await hub.op("turn_stop", { task: task.id });
     await hub.turnEnded(task.id);
   }
+});
+
+e2e("Open Terminal in Task: a hub shell in the task's folder with its PORT and size, hung up when the terminal is killed", async ({ hub, vscode, page }) => {
+  const task = await fileTask(hub, "Terminal work");
+  const { port } = await hub.op("service_list", { project: "web" });
+  await vscode.openRoundhouse();
+  await taskRow(vscode, task).waitFor();
+  await vscode.command("Roundhouse: Open Terminal in Task");
+  await vscode.pick(`#${task.id} `);
+  const terminal = page.locator(".terminal-wrapper.active .xterm");
+  await terminal.waitFor();
+  await terminal.click();
+  const out = join(hub.projectDir, `terminal-${task.id}.txt`);
+  await page.keyboard.type(`echo "$$ $PORT $(stty size) $PWD" > ${out}\n`);
+  const line = await hub.until("the shell's line in " + out, () => (existsSync(out) ? readFileSync(out, "utf8") : ""), (text) => text.endsWith("\n"), 60000);
+  const [shell, shellPort, rows, columns, cwd] = line.trim().split(" ");
+  assert.equal(Number(shellPort), port, "the terminal's PORT is the project's");
+  assert.equal(cwd, hub.projectDir, "the shell runs in the task's folder (the project is no git repository)");
+  assert.ok(Number(rows) >= 5 && Number(columns) >= 20, `the PTY has the panel's size, not a default: ${rows}x${columns}`);
+  assert.ok(existsSync(`/proc/${shell}`), "the shell runs until the terminal closes");
+  await vscode.command("Terminal: Kill the Active Terminal Instance");
+  await hub.until(`the hub's shell ${shell} to be hung up`, () => existsSync(`/proc/${shell}`), (alive) => !alive, 30000);
 });

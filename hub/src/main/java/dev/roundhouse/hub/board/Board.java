@@ -21,8 +21,6 @@ import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreReader;
 import dev.roundhouse.hub.store.StoreWriter;
 import dev.roundhouse.hub.store.TaskQuery;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import dev.roundhouse.hub.spi.TaskStatusGuard;
 import java.util.ArrayList;
@@ -32,7 +30,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
@@ -40,7 +37,6 @@ import dev.roundhouse.hub.model.Priority;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.TaskEdit;
 import dev.roundhouse.hub.api.BoardApi;
-import java.nio.file.InvalidPathException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,53 +61,22 @@ public final class Board {
   public static final String WITHDRAWN = "withdrawn";
 
   private final Store store;
+  private final Projects projects;
   private final List<TaskStatusGuard> guards = new CopyOnWriteArrayList<>();
 
   public Board(Store store) {
     this.store = store;
+    this.projects = new Projects(store);
   }
 
   // ---- projects ----------------------------------------------------------------------------
 
   public Project createProject(Actor actor, ProjectCreate input) {
-    String name = Names.projectName(input.name());
-    String path = existingFolder(input.path());
-    return store.write(
-        w -> {
-          ensureNameFree(w, name, null);
-          Instant now = w.now();
-          Project project =
-              w.insertProject(
-                  new Project(
-                      0, name, path, Names.emptyToNull(Names.optionalText("default_agent", input.defaultAgent())),
-                      Names.emptyToNull(Names.optionalText("context", input.context())), now, now));
-          w.append(new BoardEvent.ProjectCreated(project).draft(actor, project.id(), null));
-          return project;
-        });
+    return projects.create(actor, input);
   }
 
   public Project updateProject(Actor actor, ProjectUpdate input) {
-    String name = input.name() == null ? null : Names.projectName(input.name());
-    String path = input.path() == null ? null : existingFolder(input.path());
-    return store.write(
-        w -> {
-          Project before = project(w, input.project());
-          if (name != null) {
-            ensureNameFree(w, name, before.id());
-          }
-          Project after =
-              new Project(
-                  before.id(),
-                  name != null ? name : before.name(),
-                  path != null ? path : before.path(),
-                  patch(before.defaultAgent(), Names.optionalText("default_agent", input.defaultAgent())),
-                  patch(before.context(), Names.optionalText("context", input.context())),
-                  before.createdAt(),
-                  w.now());
-          w.updateProject(after);
-          w.append(new BoardEvent.ProjectUpdated(after, before).draft(actor, after.id(), null));
-          return after;
-        });
+    return projects.update(actor, input);
   }
 
   public Project project(String ref) {
@@ -253,14 +218,14 @@ public final class Board {
               new Task(
                   before.id(), before.projectId(),
                   title != null ? title : before.title(),
-                  patch(before.description(), description),
+                  Names.patch(before.description(), description),
                   input.status() != null ? input.status() : before.status(),
                   input.priority() != null ? input.priority() : before.priority(),
                   tags != null ? tags : before.tags(),
                   input.blockedBy() != null ? distinct(input.blockedBy()) : before.blockedBy(),
                   input.suggested() != null ? input.suggested() : before.suggested(),
-                  patch(before.agent(), input.agent()),
-                  patch(before.branch(), input.branch()),
+                  Names.patch(before.agent(), input.agent()),
+                  Names.patch(before.branch(), input.branch()),
                   Boolean.TRUE.equals(input.clearStartAt())
                       ? null
                       : input.startAt() != null ? input.startAt() : before.startAt(),
@@ -551,60 +516,10 @@ public final class Board {
    * @throws NotFound naming the known projects
    */
   public static Project project(StoreReader r, String ref) {
-    String text = ref == null ? "" : ref.strip();
-    if (text.isEmpty()) {
-      throw new InvalidInput("project must name a project by id or name");
-    }
-    if (text.chars().allMatch(Character::isDigit) && text.length() < 19) {
-      return r.project(Long.parseLong(text)).orElseThrow(() -> unknownProject(r, text));
-    }
-    return r.projectByName(text).orElseThrow(() -> unknownProject(r, text));
-  }
-
-  private static NotFound unknownProject(StoreReader r, String ref) {
-    List<Project> all = r.projects();
-    String known =
-        all.isEmpty()
-            ? "there are no projects yet (create one with project_create)"
-            : "known projects: "
-                + all.stream().map(p -> p.name() + " (" + p.id() + ")").collect(Collectors.joining(", "));
-    return new NotFound("no project '" + ref + "'; " + known);
+    return Projects.find(r, ref);
   }
 
   private static Task task(StoreReader r, long id) {
     return r.task(id).orElseThrow(() -> new NotFound("no task " + id));
-  }
-
-  private static void ensureNameFree(StoreReader r, String name, Long self) {
-    r.projectByName(name)
-        .filter(p -> self == null || p.id() != self)
-        .ifPresent(p -> {
-          throw new Conflict("a project named '" + p.name() + "' already exists (id " + p.id() + ")");
-        });
-  }
-
-  private static String existingFolder(String raw) {
-    String text = Names.required("path", raw);
-    Path path;
-    try {
-      path = Path.of(text);
-    } catch (InvalidPathException e) {
-      throw new InvalidInput("path '" + text + "' is not a valid path: " + e.getReason());
-    }
-    if (!path.isAbsolute()) {
-      throw new InvalidInput("path '" + text + "' must be absolute");
-    }
-    if (!Files.isDirectory(path)) {
-      throw new InvalidInput("path '" + text + "' is not an existing folder");
-    }
-    return path.normalize().toString();
-  }
-
-  /** Patch semantics for optional text: null keeps, "" clears, anything else replaces. */
-  private static String patch(String current, String update) {
-    if (update == null) {
-      return current;
-    }
-    return update.isBlank() ? null : update.strip();
   }
 }

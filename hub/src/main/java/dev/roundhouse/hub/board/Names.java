@@ -94,4 +94,12 @@ final class Names {
   static String emptyToNull(String text) {
     return text == null || text.isEmpty() ? null : text;
   }
+
+  /** Patch semantics for optional text: null keeps, "" clears, anything else replaces. */
+  static String patch(String current, String update) {
+    if (update == null) {
+      return current;
+    }
+    return update.isBlank() ? null : update.strip();
+  }
 }
