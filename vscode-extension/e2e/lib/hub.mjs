@@ -23,11 +23,11 @@ function shellQuote(word) {
 }
 
 export class Hub {
-  /** Starts a hub in a new home; resolves once it listens. */
-  static async start() {
+  /** Starts a hub in a new home with one project (`web` unless named); resolves once it listens. */
+  static async start({ project = "web" } = {}) {
     const root = mkdtempSync(join(tmpdir(), "rh-e2e-hub-"));
     const home = join(root, "home");
-    const projectDir = join(root, "web");
+    const projectDir = join(root, project);
     mkdirSync(home);
     mkdirSync(projectDir);
     const [program, ...args] = roundhouseCommand();
@@ -53,7 +53,7 @@ export class Hub {
       child.stderr.resume();
       const hub = new Hub(root, home, projectDir, child, url, readFileSync(join(home, "token"), "utf8").trim());
       hub.bridgeScript = hub.writeBridgeScript(program, args);
-      await hub.op("project_create", { name: "web", path: projectDir, default_agent: "script" });
+      await hub.op("project_create", { name: project, path: projectDir, default_agent: "script" });
       return hub;
     } catch (error) {
       await stopProcess(child, 5000); // no hub outlives a failed start

@@ -1,5 +1,6 @@
 // The bridge process (roundhouse lsp) restarted and failing, in a real VS Code: defects 2 and 6 of issue 21.
 import assert from "node:assert/strict";
+import { Hub } from "../lib/hub.mjs";
 import { suite } from "../lib/suite.mjs";
 import { chatty, taskRow, transcriptOfEndedTurn } from "../lib/flows.mjs";
 
@@ -50,4 +51,22 @@ e2e("defect 6: a failed bridge start shows one error, and none stays once the br
       throw new Error(`notices of the failed start stay after the bridge is back: ${JSON.stringify(await bridgeNotices(vscode))} (${error.message})`);
     });
   await vscode.closeCentre();
+});
+
+e2e("Sign in to Hub shows a remote hub's board over its WebSocket; Start Local Hub brings the local one back", async ({ vscode }) => {
+  const remote = await Hub.start({ project: "api" });
+  try {
+    await vscode.openRoundhouse();
+    await vscode.row("Board", /^web/).waitFor();
+    await vscode.command("Roundhouse: Sign in to Hub");
+    await vscode.answerInput(remote.url);
+    await vscode.answerInput(remote.token);
+    await vscode.row("Board", /^api/).waitFor({ timeout: 120000 });
+    assert.equal(await vscode.row("Board", /^web/).count(), 0, "the local hub's project still shows beside the remote one's");
+    await vscode.command("Roundhouse: Start Local Hub");
+    await vscode.row("Board", /^web/).waitFor({ timeout: 120000 });
+    assert.equal(await vscode.row("Board", /^api/).count(), 0, "the remote hub's project stays after Start Local Hub");
+  } finally {
+    await remote.stop();
+  }
 });
