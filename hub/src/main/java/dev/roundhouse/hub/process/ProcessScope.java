@@ -128,9 +128,11 @@ public final class ProcessScope implements ProcessLauncher, AutoCloseable {
     SpawnThread.Spawn<P> start = () -> spawn.start(wrapped);
     P process = mechanisms.parentDeath() ? SpawnThread.start(start, command.get(0)) : start.start();
     long pid = process.pid();
-    awaitExec(process, command, stages, !setsid || Binaries.SETSID.isPresent());
+    // The line seen at the exec, not one read again later: by then the command may have exec'd something else.
+    List<String> cmdline = awaitExec(process, command, stages, !setsid || Binaries.SETSID.isPresent())
+        .orElseGet(() -> cmdlineOr(pid, command));
     ProcessRecord record = new ProcessRecord(owner, pid, pid, ProcFs.stat(pid).map(ProcFs.Stat::startTicks).orElse(0L),
-        ProcFs.bootId(), cmdlineOr(pid, command), runId, clock.instant(), cgroup == null ? null : cgroup.toString());
+        ProcFs.bootId(), cmdline, runId, clock.instant(), cgroup == null ? null : cgroup.toString());
     records.add(record);
     journal.recorded(record);
     if (closed.get()) {
@@ -206,11 +208,12 @@ public final class ProcessScope implements ProcessLauncher, AutoCloseable {
 
   /**
    * Waits (briefly, polling /proc: the OS gives no event for it) until the wrappers have exec'd the command,
-   * so the record holds its command line and a kill right after a start finds its group.
+   * so the record holds its command line and a kill right after a start finds its group. Returns the command line
+   * it saw, or empty when it saw none in time (the process ended, or this is no Linux).
    */
-  private static void awaitExec(Process process, List<String> command, List<List<String>> stages, boolean grouped) {
+  private static Optional<List<String>> awaitExec(Process process, List<String> command, List<List<String>> stages, boolean grouped) {
     if (!Files.isDirectory(ProcFs.PROC)) {
-      return; // not Linux: nothing to watch
+      return Optional.empty(); // not Linux: nothing to watch
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     List<String> args = command.subList(1, command.size());
@@ -222,10 +225,11 @@ public final class ProcessScope implements ProcessLauncher, AutoCloseable {
       boolean exec = cmdline.size() >= command.size() && !stages.contains(cmdline)
           && cmdline.subList(cmdline.size() - args.size(), cmdline.size()).equals(args);
       if (exec && stat.isPresent() && (!grouped || stat.get().pgid() == process.pid())) {
-        return;
+        return Optional.of(cmdline);
       }
       LockSupport.parkNanos(100_000);
     }
+    return Optional.empty();
   }
 
   private static List<String> cmdlineOr(long pid, List<String> command) {

@@ -114,6 +114,9 @@ final class TerminalRoute implements HttpHandler, AutoCloseable {
     if (reattach != null) {
       TerminalSession session = terminals.find(reattach).orElseThrow(() -> new RoundhouseException.NotFound(
           "no terminal session " + reattach + ": it ended, or its reattach grace period passed"));
+      if (first(query, "columns") != null && first(query, "rows") != null) {
+        session.resize(size(query, "columns", 80), size(query, "rows", 24)); // the new client's size, not the last one's
+      }
       return new Opening(session, true);
     }
     String taskText = first(query, "task");

@@ -143,6 +143,38 @@ class TerminalWebSocketTest {
   }
 
   @Test
+  void aDetachedSessionIsReattachedWithItsScrollbackAtTheNewClientsSize() throws Exception {
+    Screen first = new Screen();
+    WebSocket socket = connect(first, "project=web&columns=100&rows=30");
+    long pid = first.pid();
+    String session = Json.read(first.control.toString().lines().findFirst().orElseThrow(),
+        com.fasterxml.jackson.databind.JsonNode.class).path("id").asText();
+    type(socket, "echo before-$((6*7))\n");
+    first.await("before-42");
+    socket.sendText(Json.write(Map.of("type", "detach")), true).join();
+    socket.sendClose(WebSocket.NORMAL_CLOSURE, "window reload").join();
+    first.closed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(ServicesHubSupport.alive(pid)).as("a detached shell waits for its client").isTrue();
+
+    Screen second = new Screen();
+    WebSocket again = connect(second, "session=" + session + "&columns=132&rows=43");
+    second.await("before-42"); // the recent output, replayed
+    type(again, "stty size\n");
+    second.await("43 132\\r?\\n");
+    assertThat(second.pid()).isEqualTo(pid);
+    again.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    Waits.until("the reattached shell is hung up on close", WAIT, () -> !ServicesHubSupport.alive(pid));
+  }
+
+  @Test
+  void reattachingAnUnknownSessionIsANotFound() {
+    assertThatThrownBy(() -> connect(new Screen(), "session=no-such-session"))
+        .isInstanceOf(CompletionException.class)
+        .cause().isInstanceOf(WebSocketHandshakeException.class)
+        .satisfies(e -> assertThat(((WebSocketHandshakeException) e).getResponse().statusCode()).isEqualTo(404));
+  }
+
+  @Test
   void anUpgradeFromAForeignOriginOrWithoutTheTokenIsRefused() {
     assertThatThrownBy(() -> connect(new Screen(), "project=web", "Origin", "http://evil.example"))
         .isInstanceOf(CompletionException.class)
