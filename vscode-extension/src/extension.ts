@@ -1,3 +1,4 @@
+import * as path from "path";
 import * as vscode from "vscode";
 import { registerCommands } from "./commands";
 import { Roundhouse } from "./roundhouse";
@@ -5,7 +6,7 @@ import { DIFF_SCHEME, DiffContentProvider } from "./views/diffContent";
 import { DECISION_SCHEME } from "./views/decisionDocuments";
 import { registerWorkspaceCommands } from "./workspaceCommands";
 import { registerScheduleCommands } from "./scheduleCommands";
-import { hubFromSettings, registerTerminalCommands } from "./terminalCommands";
+import { detachTerminals, fileMemory, hubFromSettings, registerTerminalCommands } from "./terminalCommands";
 import { registerHubCommands } from "./hubCommands";
 
 let roundhouse: Roundhouse | undefined;
@@ -25,12 +26,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerCommands(context, rh);
   registerWorkspaceCommands(context, rh);
   registerScheduleCommands(context, rh);
-  registerTerminalCommands(context, { board: rh.board, hub: () => rh.remoteHub ?? hubFromSettings() });
+  registerTerminalCommands(context, { board: rh.board, hub: () => rh.remoteHub ?? hubFromSettings() },
+    fileMemory(path.join((context.storageUri ?? context.globalStorageUri).fsPath, "detached-terminals.json")));
   registerHubCommands(context, rh);
   await rh.start();
 }
 
 export function deactivate(): void {
+  detachTerminals(); // a window reload keeps the hub shells; the next start reattaches them
   roundhouse?.dispose();
   roundhouse = undefined;
 }

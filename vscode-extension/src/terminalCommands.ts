@@ -1,8 +1,11 @@
 // A hub terminal as a native VS Code terminal: the "Roundhouse (hub)" terminal profile (a shell in a project's
 // folder, the project picked when there are several) and "Open Terminal in Task" on a board task (a shell in
-// the task's working directory: the hub picks its worktree from `task`). See docs/vscode.md.
+// the task's working directory: the hub picks its worktree from `task`). When VS Code goes away (a window
+// reload), open hub terminals detach and are reattached, with their recent output, when the extension starts
+// again within the hub's grace period. See docs/vscode.md.
 
 import * as fs from "fs";
+import * as path from "path";
 import * as vscode from "vscode";
 import { BoardModel, BoardNode } from "./model/board";
 import { Project, Task } from "./protocol/types";
@@ -11,11 +14,49 @@ import { HubAddress, locateHub, ptyUrl } from "./terminal/hubAddress";
 import { HubPty, PtySocket } from "./terminal/hubPty";
 import { wsSocket } from "./terminal/wsSocket";
 
-/** Where a terminal runs: a project's folder or a task's working directory. */
+/** Where a terminal runs: a project's folder or a task's working directory; or a detached session to reattach. */
 export interface TerminalPlace {
   readonly project?: string;
   readonly task?: number;
+  readonly session?: string;
 }
+
+/** A hub terminal left detached when VS Code went away, to reattach when the extension starts again. */
+export interface DetachedTerminal {
+  readonly name: string;
+  readonly session: string;
+}
+
+/**
+ * Where the detached terminals are remembered until the next start. Written at once (synchronously) as each one
+ * detaches: a window going away may not leave time for anything asynchronous.
+ */
+export interface TerminalMemory {
+  read(): DetachedTerminal[];
+  write(terminals: readonly DetachedTerminal[]): void;
+}
+
+/** A JSON file (in the extension's storage folder for this workspace); unreadable or missing reads as none. */
+export function fileMemory(file: string): TerminalMemory {
+  return {
+    read: () => {
+      try {
+        const list = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+        return Array.isArray(list) ? list.filter((t): t is DetachedTerminal => typeof t?.name === "string" && typeof t?.session === "string") : [];
+      } catch {
+        return [];
+      }
+    },
+    write: (terminals) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(terminals));
+    },
+  };
+}
+
+/** The hub terminals open in this window, by pseudoterminal (their names kept for a reattach). */
+const open = new Map<HubPty, string>();
+let memory: TerminalMemory | undefined;
 
 /** What the terminal commands need (Roundhouse gives the board; tests give a fake socket). */
 export interface TerminalFace {
@@ -34,11 +75,59 @@ export function hubFromSettings(): HubAddress {
 
 /** A pseudoterminal for a hub terminal at {@code place}; the socket opens when VS Code shows it. */
 export function hubTerminal(face: TerminalFace, place: TerminalPlace, name: string): HubPty {
-  return new HubPty((size) => {
+  const pty = new HubPty((size) => {
     const hub = face.hub();
     const url = ptyUrl(hub, place, size);
     return face.socket ? face.socket(url, hub) : wsSocket(url, hub);
   }, name);
+  open.set(pty, name);
+  pty.onDidClose(() => open.delete(pty)); // the shell ended, or the connection failed
+  return pty;
+}
+
+/**
+ * VS Code is going away (deactivate): every open hub terminal detaches, so its shell waits on the hub for the
+ * reattach grace period (5 minutes by default), and is remembered for the next start.
+ */
+export function detachTerminals(): void {
+  for (const pty of [...open.keys()]) {
+    detach(pty);
+  }
+}
+
+function detach(pty: HubPty): void {
+  const name = open.get(pty);
+  open.delete(pty);
+  const session = pty.detach();
+  if (session !== undefined && name !== undefined && memory) {
+    memory.write([...memory.read(), { name, session }]);
+  }
+}
+
+/** Tells a closed hub terminal why VS Code closed it: a window going away keeps its shell to reattach. */
+function closedTerminal(terminal: vscode.Terminal): void {
+  const pty = (terminal.creationOptions as vscode.ExtensionTerminalOptions).pty;
+  if (!(pty instanceof HubPty)) {
+    return;
+  }
+  if (terminal.exitStatus?.reason === vscode.TerminalExitReason.Shutdown) {
+    detach(pty);
+  } else {
+    open.delete(pty);
+    pty.closedBecause(false);
+  }
+}
+
+/** Reopens the terminals the last window detached, each on its session (not shown: focus stays put). */
+function reattachTerminals(face: TerminalFace, remembered: TerminalMemory): void {
+  const detached = remembered.read();
+  if (detached.length === 0) {
+    return;
+  }
+  remembered.write([]);
+  for (const { name, session } of detached) {
+    vscode.window.createTerminal({ name, pty: hubTerminal(face, { session }, name) });
+  }
 }
 
 function taskOf(arg: unknown): Task | undefined {
@@ -46,7 +135,12 @@ function taskOf(arg: unknown): Task | undefined {
   return n && "task" in n ? n.task : undefined;
 }
 
-export function registerTerminalCommands(context: { subscriptions: { dispose(): unknown }[] }, face: TerminalFace): void {
+export function registerTerminalCommands(context: { subscriptions: { dispose(): unknown }[] }, face: TerminalFace, remembered?: TerminalMemory): void {
+  memory = remembered;
+  context.subscriptions.push(vscode.window.onDidCloseTerminal(closedTerminal));
+  if (memory) {
+    reattachTerminals(face, memory);
+  }
   const [openInTask] = TERMINAL_COMMAND_IDS;
   context.subscriptions.push(vscode.commands.registerCommand(openInTask, async (arg: unknown) => {
     let task = taskOf(arg);

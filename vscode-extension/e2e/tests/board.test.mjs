@@ -122,3 +122,36 @@ e2e("Open Terminal in Task: a hub shell in the task's folder with its PORT and s
   await vscode.command("Terminal: Kill the Active Terminal Instance");
   await hub.until(`the hub's shell ${shell} to be hung up`, () => existsSync(`/proc/${shell}`), (alive) => !alive, 30000);
 });
+
+e2e("a window reload keeps a hub terminal's shell: it detaches, and the reloaded window reattaches it", async ({ hub, vscode, page }) => {
+  const task = await fileTask(hub, "Terminal across a reload");
+  await vscode.openRoundhouse();
+  await taskRow(vscode, task).waitFor();
+  await vscode.command("Roundhouse: Open Terminal in Task");
+  await vscode.pick(`#${task.id} `);
+  await page.locator(".terminal-wrapper.active .xterm").click();
+  const before = join(hub.projectDir, `reload-${task.id}-before.txt`);
+  await page.keyboard.type(`echo $$ > ${before}\n`);
+  const shell = (await hub.until("the shell's pid in " + before, () => (existsSync(before) ? readFileSync(before, "utf8") : ""), (text) => text.endsWith("\n"), 60000)).trim();
+
+  const reloaded = page.waitForEvent("load", { timeout: 120000 });
+  await vscode.command("Developer: Reload Window");
+  await reloaded;
+  await page.locator(".monaco-workbench").waitFor({ timeout: 120000 });
+  await vscode.openRoundhouse(120000);
+  assert.ok(existsSync(`/proc/${shell}`), "the shell was hung up by the reload");
+
+  await vscode.command("Terminal: Focus Terminal");
+  const tab = page.locator(".terminal-tabs-entry", { hasText: `Roundhouse #${task.id}` });
+  if (await tab.count() > 0) {
+    await tab.first().click(); // other terminals are open: pick this one
+  }
+  await page.locator(".terminal-wrapper.active .xterm").click();
+  const after = join(hub.projectDir, `reload-${task.id}-after.txt`);
+  await page.keyboard.type(`echo $$ > ${after}\n`);
+  const again = (await hub.until("the reattached shell's pid in " + after, () => (existsSync(after) ? readFileSync(after, "utf8") : ""), (text) => text.endsWith("\n"), 60000)).trim();
+  const what = (pid) => (existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") : "gone");
+  assert.equal(again, shell, `the reloaded window's terminal is the same shell (${what(shell)}), not ${what(again)}`);
+  await vscode.command("Terminal: Kill the Active Terminal Instance");
+  await hub.until(`the hub's shell ${shell} to be hung up`, () => existsSync(`/proc/${shell}`), (alive) => !alive, 30000);
+});

@@ -40,9 +40,15 @@ export function locateHub(env: Readonly<Record<string, string | undefined>>, rea
   return { url: url.replace(/\/+$/, ""), token };
 }
 
-/** The terminal's WebSocket URL: /api/x/pty in the project's folder or the task's worktree, at a first size. */
-export function ptyUrl(hub: HubAddress, place: { project?: string; task?: number }, size?: { columns: number; rows: number }): string {
+/**
+ * The terminal's WebSocket URL: /api/x/pty in the project's folder or the task's worktree, at a first size; with
+ * `session`, the detached session of that id instead (reattached at this size).
+ */
+export function ptyUrl(hub: HubAddress, place: { project?: string; task?: number; session?: string }, size?: { columns: number; rows: number }): string {
   const query = new URLSearchParams();
+  if (place.session !== undefined) {
+    query.set("session", place.session);
+  }
   if (place.project !== undefined) {
     query.set("project", place.project);
   }

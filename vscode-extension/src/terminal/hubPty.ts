@@ -24,6 +24,9 @@ export interface Size {
 /** Opens the socket once VS Code gives the first size. */
 export type PtyConnector = (size: Size | undefined) => PtySocket;
 
+/** How long a closed terminal waits for VS Code's reason before its shell is hung up. */
+export const CLOSE_VERDICT_MS = 5000;
+
 export class HubPty implements vscode.Pseudoterminal {
   private readonly writes = new vscode.EventEmitter<string>();
   private readonly closes = new vscode.EventEmitter<number | void>();
@@ -33,7 +36,10 @@ export class HubPty implements vscode.Pseudoterminal {
   private open_ = false;
   private pending: Uint8Array[] = [];
   private exitCode: number | undefined;
+  private session: string | undefined;
   private ended = false;
+  /** Set while VS Code has closed the terminal and the reason is not known yet. */
+  private closing: ReturnType<typeof setTimeout> | undefined;
   private readonly decoder = new TextDecoder("utf-8");
 
   constructor(private readonly connect: PtyConnector, private readonly describe: string) {}
@@ -75,17 +81,65 @@ export class HubPty implements vscode.Pseudoterminal {
     }
   }
 
-  /** The user closed the terminal: close the socket, which hangs up the shell on the hub. */
-  close(): void {
+  /**
+   * VS Code is going away (deactivate): tells the hub to keep the shell for its reattach grace period and closes
+   * the socket. Returns the session to reattach, or undefined when there is none (never opened, or ended): then
+   * nothing is kept. A terminal VS Code has closed for a reason not yet known is detached too.
+   */
+  detach(): string | undefined {
+    const session = this.session;
+    if (session === undefined || !this.open_ || !this.socket || (this.ended && this.closing === undefined)) {
+      return undefined;
+    }
+    this.settle();
     this.ended = true;
-    this.socket?.close();
+    this.socket.sendText(JSON.stringify({ type: "detach" }));
+    this.socket.close();
+    return session;
+  }
+
+  /**
+   * VS Code closed the terminal. It calls this alike when the user closes it and when the window reloads, so the
+   * shell's fate waits for {@link closedBecause} (VS Code's exit reason) or a deactivation; with neither within
+   * {@link CLOSE_VERDICT_MS} the shell is hung up, as a close means. Before the hub gave a session, at once.
+   */
+  close(): void {
+    if (this.ended) {
+      return;
+    }
+    this.ended = true;
+    if (this.session === undefined || !this.open_ || !this.socket) {
+      this.socket?.close();
+      return;
+    }
+    this.closing = setTimeout(() => this.closedBecause(false), CLOSE_VERDICT_MS);
+  }
+
+  /** Why VS Code closed the terminal: the window went away (keep the shell to reattach) or not (hang it up). */
+  closedBecause(shutdown: boolean): void {
+    if (this.closing === undefined) {
+      return;
+    }
+    if (shutdown) {
+      this.detach();
+    } else {
+      this.settle();
+      this.socket?.close(); // the hub hangs up the shell's process group
+    }
+  }
+
+  private settle(): void {
+    clearTimeout(this.closing);
+    this.closing = undefined;
   }
 
   private control(text: string): void {
     try {
-      const message = JSON.parse(text) as { type?: string; code?: number };
+      const message = JSON.parse(text) as { type?: string; code?: number; id?: unknown };
       if (message.type === "exit" && typeof message.code === "number") {
         this.exitCode = message.code;
+      } else if (message.type === "session" && typeof message.id === "string") {
+        this.session = message.id;
       }
     } catch {
       // not a control message we know

@@ -195,12 +195,24 @@ export class TerminalProfile {
   constructor(readonly options: { name: string; pty: unknown }) {}
 }
 
+export enum TerminalExitReason { Unknown = 0, Shutdown = 1, Process = 2, User = 3, Extension = 4 }
+
+/** A terminal as onDidCloseTerminal hands it on. */
+export interface ClosedTerminal {
+  readonly creationOptions: { name: string; pty: unknown };
+  readonly exitStatus: { code: number | undefined; reason: TerminalExitReason } | undefined;
+}
+
+/** Fires window.onDidCloseTerminal, as VS Code does when a terminal closes. */
+export const terminalClosed = new EventEmitter<ClosedTerminal>();
+
 export const window = {
-  createTerminal(options: { name: string; pty: unknown }): { show(): void; options: unknown } {
+  createTerminal(options: { name: string; pty: unknown }): { show(): void; options: unknown; creationOptions: unknown } {
     const record = { options, shown: 0 };
     recorder.terminals.push(record);
-    return { options, show: () => { record.shown++; } };
+    return { options, creationOptions: options, show: () => { record.shown++; } };
   },
+  onDidCloseTerminal: terminalClosed.event,
   registerTerminalProfileProvider(id: string, provider: { provideTerminalProfile(): Promise<TerminalProfile | undefined> }): Disposable {
     recorder.terminalProfiles.set(id, provider);
     return { dispose: () => recorder.terminalProfiles.delete(id) };

@@ -2,15 +2,18 @@
 // as the CLI finds it, and the command and profile that open one.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { commands, recorder, TerminalProfile } from "../stub/vscode";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { commands, recorder, terminalClosed, TerminalExitReason, TerminalProfile } from "../stub/vscode";
 import { BoardModel } from "../../src/model/board";
 import { DecisionBook } from "../../src/model/decisions";
 import { WorkspaceModel } from "../../src/model/workspace";
 import { RoundhouseApi } from "../../src/protocol/api";
 import { Board } from "../../src/protocol/types";
-import { HubPty, PtySocket } from "../../src/terminal/hubPty";
+import { CLOSE_VERDICT_MS, HubPty, PtySocket } from "../../src/terminal/hubPty";
 import { locateHub, ptyUrl } from "../../src/terminal/hubAddress";
-import { registerTerminalCommands, TerminalFace } from "../../src/terminalCommands";
+import { detachTerminals, fileMemory, hubTerminal, registerTerminalCommands, TerminalFace } from "../../src/terminalCommands";
 import { TERMINAL_PROFILE_ID } from "../../src/commands-ids";
 import { FakeBridge } from "./fakeBridge";
 
@@ -140,6 +143,148 @@ test("Open Terminal in Task opens a hub terminal in the task, and the profile on
     assert.ok(profile instanceof TerminalProfile);
     (profile.options.pty as HubPty).open(undefined);
     assert.equal(urls[1], "ws://127.0.0.1:7420/api/x/pty?project=web");
+  } finally {
+    subscriptions.forEach((s) => s.dispose());
+  }
+});
+
+test("detach tells the hub to keep the shell and closes the socket; before the hub named the session there is nothing to keep", () => {
+  const socket = new FakeSocket();
+  const { pty, closedWith } = ptyWith(socket);
+  pty.open(undefined);
+  socket.open();
+  socket.control({ type: "session", id: "s9", pid: 42 });
+  assert.equal(pty.detach(), "s9");
+  assert.deepEqual(socket.texts.map((t) => JSON.parse(t)), [{ type: "detach" }]);
+  assert.equal(socket.closed, 1);
+  socket.hubCloses(1000);
+  assert.deepEqual(closedWith, [], "a detached terminal does not report an end of its own");
+  assert.equal(pty.detach(), undefined, "detached once");
+
+  const early = new FakeSocket();
+  const other = ptyWith(early);
+  other.pty.open(undefined);
+  assert.equal(other.pty.detach(), undefined, "no session id yet: nothing to reattach");
+  assert.deepEqual(early.texts, [], "no detach sent");
+});
+
+test("a close waits for VS Code's reason: the user's hangs the shell up, a window going away detaches it", () => {
+  const opened = () => {
+    const socket = new FakeSocket();
+    const { pty } = ptyWith(socket);
+    pty.open(undefined);
+    socket.open();
+    socket.control({ type: "session", id: "s1", pid: 42 });
+    pty.close();
+    assert.equal(socket.closed, 0, "nothing decided before the reason");
+    return { socket, pty };
+  };
+  const byUser = opened();
+  byUser.pty.closedBecause(false);
+  assert.equal(byUser.socket.closed, 1);
+  assert.deepEqual(byUser.socket.texts, [], "closed without a detach: the hub hangs the shell up");
+
+  const byReload = opened();
+  byReload.pty.closedBecause(true);
+  assert.equal(byReload.socket.closed, 1);
+  assert.deepEqual(byReload.socket.texts.map((t) => JSON.parse(t)), [{ type: "detach" }]);
+
+  const byDeactivation = opened();
+  assert.equal(byDeactivation.pty.detach(), "s1", "a deactivation before the reason detaches");
+  byDeactivation.pty.closedBecause(false);
+  assert.equal(byDeactivation.socket.closed, 1, "and the late reason changes nothing");
+
+  const notOpen = new FakeSocket();
+  const never = ptyWith(notOpen);
+  never.pty.open(undefined);
+  never.pty.close();
+  assert.equal(notOpen.closed, 1, "a terminal the hub never named a session for closes at once");
+});
+
+test("with no reason from VS Code, a closed terminal's shell is hung up after the wait", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const socket = new FakeSocket();
+  const { pty } = ptyWith(socket);
+  pty.open(undefined);
+  socket.open();
+  socket.control({ type: "session", id: "s2", pid: 42 });
+  pty.close();
+  t.mock.timers.tick(CLOSE_VERDICT_MS - 1);
+  assert.equal(socket.closed, 0);
+  t.mock.timers.tick(1);
+  assert.equal(socket.closed, 1);
+  assert.deepEqual(socket.texts, []);
+});
+
+test("a deactivation detaches the open hub terminals, remembers them in a file, and the next start reattaches them on their sessions", async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rh-terminals-")), "storage", "detached-terminals.json");
+  const remembered = fileMemory(file);
+  const sockets: FakeSocket[] = [];
+  const urls: string[] = [];
+  const face: TerminalFace = {
+    board: new BoardModel(new DecisionBook(), new WorkspaceModel(() => new RoundhouseApi(new FakeBridge()))),
+    hub: () => ({ url: "http://127.0.0.1:7420", token: "secret" }),
+    socket: (url) => { urls.push(url); const s = new FakeSocket(); sockets.push(s); return s; },
+  };
+  const first: { dispose(): unknown }[] = [];
+  registerTerminalCommands({ subscriptions: first }, face, remembered);
+  await commands.executeCommand("roundhouse.openTerminalInTask", { kind: "task", task: { id: 7, project_id: 1, title: "Deploy", status: "in_progress" } });
+  const pty = recorder.terminals[0].options.pty as HubPty;
+  pty.open({ columns: 80, rows: 24 });
+  sockets[0].open();
+  sockets[0].control({ type: "session", id: "s7", pid: 4242 });
+  first.forEach((s) => s.dispose());
+
+  detachTerminals();
+  assert.deepEqual(sockets[0].texts.map((t) => JSON.parse(t)), [{ type: "detach" }]);
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), [{ name: "Roundhouse #7", session: "s7" }], "written at once");
+
+  recorder.reset();
+  const second: { dispose(): unknown }[] = [];
+  registerTerminalCommands({ subscriptions: second }, face, remembered);
+  try {
+    assert.equal(recorder.terminals.length, 1, "the detached terminal is reopened");
+    assert.equal(recorder.terminals[0].options.name, "Roundhouse #7");
+    assert.equal(recorder.terminals[0].shown, 0, "reopened without taking the focus");
+    (recorder.terminals[0].options.pty as HubPty).open({ columns: 100, rows: 30 });
+    assert.equal(urls[1], "ws://127.0.0.1:7420/api/x/pty?session=s7&columns=100&rows=30");
+    assert.deepEqual(remembered.read(), [], "reattached once, not at every start");
+    sockets[1].open();
+    sockets[1].control({ type: "session", id: "s7", pid: 4242 });
+    const reopened = recorder.terminals[0].options.pty as HubPty;
+    reopened.close();
+    terminalClosed.fire({ creationOptions: recorder.terminals[0].options, exitStatus: { code: undefined, reason: TerminalExitReason.User } });
+    assert.equal(sockets[1].closed, 1, "the user closing it hangs the shell up");
+    assert.deepEqual(sockets[1].texts, []);
+  } finally {
+    second.forEach((s) => s.dispose());
+  }
+});
+
+test("a terminal VS Code closes because the window goes away is detached and remembered; an unreadable memory reads as none", () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rh-terminals-")), "detached-terminals.json");
+  fs.writeFileSync(file, "{not json");
+  const remembered = fileMemory(file);
+  assert.deepEqual(remembered.read(), []);
+  const sockets: FakeSocket[] = [];
+  const face: TerminalFace = {
+    board: new BoardModel(new DecisionBook(), new WorkspaceModel(() => new RoundhouseApi(new FakeBridge()))),
+    hub: () => ({ url: "http://127.0.0.1:7420", token: "secret" }),
+    socket: () => { const s = new FakeSocket(); sockets.push(s); return s; },
+  };
+  const subscriptions: { dispose(): unknown }[] = [];
+  registerTerminalCommands({ subscriptions }, face, remembered);
+  try {
+    const pty = hubTerminal(face, { project: "web" }, "Roundhouse web");
+    pty.open(undefined);
+    sockets[0].open();
+    sockets[0].control({ type: "session", id: "s3", pid: 7 });
+    pty.close();
+    terminalClosed.fire({ creationOptions: { name: "Roundhouse web", pty }, exitStatus: { code: undefined, reason: TerminalExitReason.Shutdown } });
+    assert.deepEqual(sockets[0].texts.map((t) => JSON.parse(t)), [{ type: "detach" }]);
+    assert.deepEqual(remembered.read(), [{ name: "Roundhouse web", session: "s3" }]);
+    detachTerminals();
+    assert.deepEqual(remembered.read(), [{ name: "Roundhouse web", session: "s3" }], "remembered once");
   } finally {
     subscriptions.forEach((s) => s.dispose());
   }
