@@ -60,6 +60,8 @@ e2e("Sign in to Hub shows a remote hub's board over its WebSocket; Start Local H
     await vscode.row("Board", /^web/).waitFor();
     await vscode.command("Roundhouse: Sign in to Hub");
     await vscode.answerInput(remote.url);
+    // the same input widget asks again: wait for the second step, or the token lands in the first
+    await vscode.quickInput.locator(".quick-input-title", { hasText: "(2/2)" }).waitFor();
     await vscode.answerInput(remote.token);
     await vscode.row("Board", /^api/).waitFor({ timeout: 120000 });
     assert.equal(await vscode.row("Board", /^web/).count(), 0, "the local hub's project still shows beside the remote one's");
