@@ -21,11 +21,18 @@ export interface TerminalPlace {
   readonly session?: string;
 }
 
-/** A hub terminal left detached when VS Code went away, to reattach when the extension starts again. */
+/** A hub terminal left detached when VS Code went away (`at`, epoch ms), to reattach when the extension starts again. */
 export interface DetachedTerminal {
   readonly name: string;
   readonly session: string;
+  readonly at: number;
 }
+
+/**
+ * Older than this, a detached terminal is not reopened: its session is long gone (the hub keeps one 5 minutes by
+ * default), and a window opened the next day should not greet the user with dead terminals.
+ */
+export const REATTACH_WITHIN_MS = 60 * 60 * 1000;
 
 /**
  * Where the detached terminals are remembered until the next start. Written at once (synchronously) as each one
@@ -42,7 +49,7 @@ export function fileMemory(file: string): TerminalMemory {
     read: () => {
       try {
         const list = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
-        return Array.isArray(list) ? list.filter((t): t is DetachedTerminal => typeof t?.name === "string" && typeof t?.session === "string") : [];
+        return Array.isArray(list) ? list.filter((t): t is DetachedTerminal => typeof t?.name === "string" && typeof t?.session === "string" && typeof t?.at === "number") : [];
       } catch {
         return [];
       }
@@ -100,7 +107,7 @@ function detach(pty: HubPty): void {
   open.delete(pty);
   const session = pty.detach();
   if (session !== undefined && name !== undefined && memory) {
-    memory.write([...memory.read(), { name, session }]);
+    memory.write([...memory.read(), { name, session, at: Date.now() }]);
   }
 }
 
@@ -125,8 +132,10 @@ function reattachTerminals(face: TerminalFace, remembered: TerminalMemory): void
     return;
   }
   remembered.write([]);
-  for (const { name, session } of detached) {
-    vscode.window.createTerminal({ name, pty: hubTerminal(face, { session }, name) });
+  for (const { name, session, at } of detached) {
+    if (Date.now() - at < REATTACH_WITHIN_MS) {
+      vscode.window.createTerminal({ name, pty: hubTerminal(face, { session }, name) });
+    }
   }
 }
 
