@@ -51,6 +51,16 @@ function ptyWith(socket: FakeSocket) {
   return { pty, sizes, written, closedWith };
 }
 
+/** A pseudoterminal whose socket is open and to which the hub has named its session `id`. */
+function withSession(id: string) {
+  const socket = new FakeSocket();
+  const opened = ptyWith(socket);
+  opened.pty.open(undefined);
+  socket.open();
+  socket.control({ type: "session", id, pid: 42 });
+  return { socket, ...opened };
+}
+
 beforeEach(() => recorder.reset());
 
 test("the pseudoterminal opens the socket at VS Code's size, forwards input typed before and after the open, and writes the output", () => {
@@ -149,11 +159,7 @@ test("Open Terminal in Task opens a hub terminal in the task, and the profile on
 });
 
 test("detach tells the hub to keep the shell and closes the socket; before the hub named the session there is nothing to keep", () => {
-  const socket = new FakeSocket();
-  const { pty, closedWith } = ptyWith(socket);
-  pty.open(undefined);
-  socket.open();
-  socket.control({ type: "session", id: "s9", pid: 42 });
+  const { socket, pty, closedWith } = withSession("s9");
   assert.equal(pty.detach(), "s9");
   assert.deepEqual(socket.texts.map((t) => JSON.parse(t)), [{ type: "detach" }]);
   assert.equal(socket.closed, 1);
@@ -170,11 +176,7 @@ test("detach tells the hub to keep the shell and closes the socket; before the h
 
 test("a close waits for VS Code's reason: the user's hangs the shell up, a window going away detaches it", () => {
   const opened = () => {
-    const socket = new FakeSocket();
-    const { pty } = ptyWith(socket);
-    pty.open(undefined);
-    socket.open();
-    socket.control({ type: "session", id: "s1", pid: 42 });
+    const { socket, pty } = withSession("s1");
     pty.close();
     assert.equal(socket.closed, 0, "nothing decided before the reason");
     return { socket, pty };
@@ -203,11 +205,7 @@ test("a close waits for VS Code's reason: the user's hangs the shell up, a windo
 
 test("with no reason from VS Code, a closed terminal's shell is hung up after the wait", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
-  const socket = new FakeSocket();
-  const { pty } = ptyWith(socket);
-  pty.open(undefined);
-  socket.open();
-  socket.control({ type: "session", id: "s2", pid: 42 });
+  const { socket, pty } = withSession("s2");
   pty.close();
   t.mock.timers.tick(CLOSE_VERDICT_MS - 1);
   assert.equal(socket.closed, 0);

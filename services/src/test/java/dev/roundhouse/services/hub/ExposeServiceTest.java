@@ -12,6 +12,7 @@ import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.testing.HttpTestClient;
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.TextFrames;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,9 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -170,65 +168,30 @@ class ExposeServiceTest {
     JsonNode exposed = http.op("expose_service", map("project", "web", "service", "ws", "access", "shared"));
     String shared = exposed.path("exposure").path("path").asText();
 
-    Echoes privately = new Echoes();
+    TextFrames privately = new TextFrames();
     WebSocket socket = client.newWebSocketBuilder().header("Authorization", bearer())
         .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + "/api/x/expose/web/ws/echo"), privately)
         .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
     socket.sendText("hello", true).join();
-    assertThat(privately.next()).isEqualTo("echo: hello");
+    assertThat(privately.next(WAIT)).isEqualTo("echo: hello");
     socket.sendText("again", true).join();
-    assertThat(privately.next()).isEqualTo("echo: again");
+    assertThat(privately.next(WAIT)).isEqualTo("echo: again");
     socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
     assertThat(privately.closed.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(WebSocket.NORMAL_CLOSURE);
 
-    Echoes byLink = new Echoes();
+    TextFrames byLink = new TextFrames();
     WebSocket linked = client.newWebSocketBuilder()
         .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + shared + "echo"), byLink)
         .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
     linked.sendText("shared", true).join();
-    assertThat(byLink.next()).isEqualTo("echo: shared");
+    assertThat(byLink.next(WAIT)).isEqualTo("echo: shared");
     linked.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
 
     assertThatThrownBy(() -> client.newWebSocketBuilder().header("Origin", FOREIGN)
-        .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + shared + "echo"), new Echoes()).join())
+        .buildAsync(URI.create(hub.server().url().replace("http://", "ws://") + shared + "echo"), new TextFrames()).join())
         .hasStackTraceContaining("status code 403");
 
     http.op("service_stop", map("project", "web", "service", "ws"));
     assertThat(ServicesHubSupport.alive(pid)).isFalse();
-  }
-
-  /** Collects text messages. Thread-safe. */
-  private static final class Echoes implements WebSocket.Listener {
-    private final LinkedBlockingQueue<String> texts = new LinkedBlockingQueue<>();
-    private final StringBuilder partial = new StringBuilder();
-    final CompletableFuture<Integer> closed = new CompletableFuture<>();
-
-    @Override
-    public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
-      partial.append(data);
-      if (last) {
-        texts.add(partial.toString());
-        partial.setLength(0);
-      }
-      socket.request(1);
-      return null;
-    }
-
-    @Override
-    public CompletionStage<?> onClose(WebSocket socket, int status, String reason) {
-      closed.complete(status);
-      return null;
-    }
-
-    @Override
-    public void onError(WebSocket socket, Throwable error) {
-      closed.completeExceptionally(error);
-    }
-
-    String next() throws InterruptedException {
-      String text = texts.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
-      assertThat(text).as("an echo within " + WAIT).isNotNull();
-      return text;
-    }
   }
 }
