@@ -3,6 +3,8 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AuthStatus;
@@ -62,7 +64,7 @@ final class Doctor {
     }
     if (config != null) {
       checks.add(home(config.home()));
-      checks.add(database(config.database()));
+      checks.add(config.databaseUrl() == null ? database(config.database()) : postgres(config.databaseUrl()));
       checks.add(token(config.tokenFile()));
       Optional<String> hubUrl = runningHub(config);
       HubAnswer hub = hub(config, hubUrl);
@@ -104,6 +106,15 @@ final class Doctor {
       return Check.ok("database", database + " (" + size(Files.size(database)) + ")");
     } catch (IOException e) {
       return Check.fail("database", "cannot read " + database + ": " + e.getMessage());
+    }
+  }
+
+  /** Connects to the PostgreSQL store and says which server and schema version it holds. */
+  static Check postgres(DatabaseUrl url) {
+    try {
+      return Check.ok("database", "postgresql " + url.redacted() + " (" + Store.describe(url) + ")");
+    } catch (RoundhouseException e) {
+      return Check.fail("database", e.getMessage());
     }
   }
 

@@ -7,6 +7,7 @@ import dev.roundhouse.calendaragent.CalendarSource;
 import dev.roundhouse.calendaragent.ConversationSettings;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
+import dev.roundhouse.hub.store.DatabaseUrl;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.http.HubServer;
@@ -67,23 +68,36 @@ final class ServeCommand implements Callable<Integer> {
       description = "Allow a --bind address other than loopback; every request still needs the token.")
   boolean allowRemote;
 
+  @Option(
+      names = "--database",
+      paramLabel = "URL",
+      description = "Keep everything in this PostgreSQL database (postgresql://user@host:5432/db; default:"
+          + " ROUNDHOUSE_DATABASE_URL, else SQLite in the home). The password comes from the URL,"
+          + " ROUNDHOUSE_DATABASE_PASSWORD or ROUNDHOUSE_DATABASE_PASSWORD_FILE.")
+  String database;
+
   ServeCommand(Context context) {
     this.context = context;
   }
 
   @Override
   public Integer call() throws InterruptedException {
-    return serve(context, spec.commandLine().getErr(), port, bind, allowRemote);
+    return serve(context, spec.commandLine().getErr(), port, bind, allowRemote, database);
+  }
+
+  static int serve(Context context, PrintWriter err, Integer port, String bind, boolean allowRemote) throws InterruptedException {
+    return serve(context, err, port, bind, allowRemote, null);
   }
 
   /**
-   * Runs the hub until a stop is requested (with or without picocli: see {@link ServeStart}); {@code port} and
-   * {@code bind} may be null (the environment's, else the defaults). Returns the exit status.
+   * Runs the hub until a stop is requested (with or without picocli: see {@link ServeStart}); {@code port},
+   * {@code bind} and {@code database} may be null (the environment's, else the defaults). Returns the exit status.
    */
-  static int serve(Context context, PrintWriter err, Integer port, String bind, boolean allowRemote) throws InterruptedException {
+  static int serve(Context context, PrintWriter err, Integer port, String bind, boolean allowRemote, String database)
+      throws InterruptedException {
     HubConfig config;
     try {
-      config = configure(context, port, bind, allowRemote);
+      config = configure(context, port, bind, allowRemote, database);
       HubServer.checkBind(config); // options first: a refused start leaves the home untouched
     } catch (RoundhouseException e) {
       return refuse(err, ExitCode.CANNOT_START, e.getMessage());
@@ -107,7 +121,8 @@ final class ServeCommand implements Callable<Integer> {
     }
     StopSignals signals = new StopSignals();
     signals.install();
-    err.println("roundhouse " + Hub.version() + " listening on " + server.url() + " (home " + config.home() + ")");
+    err.println("roundhouse " + Hub.version() + " listening on " + server.url() + " (home " + config.home()
+        + (config.databaseUrl() == null ? "" : ", store " + config.storeLocation()) + ")");
     err.flush();
     try {
       log.info("stopping on {}", signals.awaitRequest());
@@ -145,8 +160,11 @@ final class ServeCommand implements Callable<Integer> {
     return HubServer.start(hub, Duration.ofSeconds(15), mounts);
   }
 
-  private static HubConfig configure(Context context, Integer port, String bind, boolean allowRemote) {
+  private static HubConfig configure(Context context, Integer port, String bind, boolean allowRemote, String database) {
     HubConfig config = context.hubConfig();
+    if (database != null) {
+      config = config.withDatabaseUrl(DatabaseUrl.parse(database, context.env()));
+    }
     if (port != null) {
       config = config.withPort(port);
     }

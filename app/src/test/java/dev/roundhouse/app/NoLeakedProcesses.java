@@ -2,6 +2,7 @@ package dev.roundhouse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.testing.Waits;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +16,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class NoLeakedProcesses implements AfterEachCallback {
   @Override
   public void afterEach(ExtensionContext context) {
-    List<ProcessHandle> leaked = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+    List<ProcessHandle> leaked = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+        .filter(p -> !PostgresServer.isSharedServer(p)) // shared by the tests, stopped when the JVM ends
+        .toList();
     if (leaked.isEmpty()) {
       return;
     }

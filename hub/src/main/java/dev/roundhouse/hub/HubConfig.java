@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.retention.RetentionSettings;
+import dev.roundhouse.hub.store.DatabaseUrl;
 import dev.roundhouse.hub.schedules.SchedulerSettings;
 import dev.roundhouse.hub.turns.RunnerSettings;
 
@@ -30,6 +31,8 @@ import dev.roundhouse.hub.turns.RunnerSettings;
  * @param retention how long finished tasks keep their events ({@code ROUNDHOUSE_RETENTION_DAYS}, 30; {@code
  *     off} or 0: no automatic pruning), see {@code docs/retention.md}
  * @param clock the clock every timestamp comes from
+ * @param databaseUrl the PostgreSQL database to keep everything in ({@code ROUNDHOUSE_DATABASE_URL}, {@code
+ *     serve --database}); null for the default, SQLite in {@link #database()}
  */
 public record HubConfig(
     Path home,
@@ -43,7 +46,8 @@ public record HubConfig(
     RunnerSettings runner,
     SchedulerSettings scheduler,
     RetentionSettings retention,
-    Clock clock) {
+    Clock clock,
+    DatabaseUrl databaseUrl) {
 
   public static final int DEFAULT_PORT = 7420;
 
@@ -82,16 +86,18 @@ public record HubConfig(
         RunnerSettings.fromEnvironment(env),
         SchedulerSettings.fromEnvironment(env),
         RetentionSettings.fromEnvironment(env),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        databaseUrl(env));
   }
 
   /** A config for a hub in {@code home} on a free loopback port; for tests and tools. */
   public static HubConfig forHome(Path home) {
     return new HubConfig(
         home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
-        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC());
+        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC(), null);
   }
 
+  /** The SQLite database file, used when no {@link #databaseUrl()} is set. */
   public Path database() {
     return home.resolve("roundhouse.db");
   }
@@ -105,43 +111,57 @@ public record HubConfig(
   }
 
   public HubConfig withPort(int newPort) {
-    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withBind(String address, boolean remote) {
-    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withMaxBodyBytes(int bytes) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withStreamBuffer(int events) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withAllowedOrigins(List<String> origins) {
-    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withMaxBatch(int batch) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withRunner(RunnerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, retention, clock, databaseUrl);
   }
 
   public HubConfig withScheduler(SchedulerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, retention, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, retention, clock, databaseUrl);
   }
 
   public HubConfig withRetention(RetentionSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, settings, clock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, settings, clock, databaseUrl);
   }
 
   public HubConfig withClock(Clock newClock) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, newClock);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, newClock, databaseUrl);
+  }
+
+  public HubConfig withDatabaseUrl(DatabaseUrl url) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, url);
+  }
+
+  /** Where the store lives, for {@code doctor} and logs: the SQLite file, or the PostgreSQL URL without its password. */
+  public String storeLocation() {
+    return databaseUrl == null ? "sqlite " + database() : "postgresql " + databaseUrl.redacted();
+  }
+
+  private static DatabaseUrl databaseUrl(Map<String, String> env) {
+    String url = env.get("ROUNDHOUSE_DATABASE_URL");
+    return url == null || url.isBlank() ? null : DatabaseUrl.parse(url, env);
   }
 
   private static int intSetting(Map<String, String> env, String name, int fallback) {

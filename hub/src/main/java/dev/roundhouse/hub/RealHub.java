@@ -100,7 +100,9 @@ final class RealHub implements InProcessHub {
     try {
       String token = LocalToken.loadOrCreate(config.tokenFile(), new SecureRandom());
       EventBus events = new EventBus();
-      Store store = Store.sqlite(config.database(), config.clock(), config.maxBatch(), events);
+      Store store = config.databaseUrl() == null
+          ? Store.sqlite(config.database(), config.clock(), config.maxBatch(), events)
+          : Store.postgres(config.databaseUrl(), config.clock(), config.maxBatch(), events);
       events.attach(store);
       RealHub hub;
       try {

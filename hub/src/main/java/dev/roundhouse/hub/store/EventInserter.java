@@ -19,12 +19,22 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 final class EventInserter implements AutoCloseable {
   private final PreparedStatement insert;
 
-  EventInserter(Connection connection) throws SQLException {
-    this.insert =
-        connection.prepareStatement(
-            "INSERT INTO events (type, at, actor, project_id, task_id, data)"
-                + " VALUES (?, ?, ?, ?, ?, ?) RETURNING seq");
+  EventInserter(Connection connection, Dialect dialect) throws SQLException {
+    this.insert = connection.prepareStatement(dialect == Dialect.SQLITE ? SQLITE : POSTGRESQL);
   }
+
+  private static final String SQLITE =
+      "INSERT INTO events (type, at, actor, project_id, task_id, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq";
+
+  /**
+   * The next number comes from the counter row, updated in this transaction: its row lock makes every other
+   * writer's event insert wait until this transaction ends, so events commit in sequence order (a reader
+   * never sees seq 11 before 10 has committed), and a rollback gives the number back (no gaps).
+   */
+  private static final String POSTGRESQL =
+      "WITH next AS (UPDATE event_counter SET last = last + 1 RETURNING last)"
+          + " INSERT INTO events (seq, type, at, actor, project_id, task_id, data)"
+          + " SELECT next.last, ?, ?, ?, ?, ?, ? FROM next RETURNING seq";
 
   long insert(SerializedDraft serialized, Instant at) {
     EventDraft draft = serialized.draft();

@@ -18,7 +18,10 @@ public interface RetentionReads {
   /** The same facts about one task, when it is terminal and has such events. */
   Optional<TaskFacts> terminalTask(long task);
 
-  /** The database's {@code PRAGMA auto_vacuum}: {@code none}, {@code full} or {@code incremental}. */
+  /**
+   * How freed space is given back: SQLite's {@code PRAGMA auto_vacuum} ({@code none}, {@code full} or {@code
+   * incremental}), or {@code autovacuum} on PostgreSQL (the server's own).
+   */
   String autoVacuum();
 
   /**

@@ -54,7 +54,7 @@ final class SqliteStore implements Store {
     incrementalVacuumWhenNew(writerHandle);
     this.schemaVersion = Migrations.migrate(writerHandle);
     try {
-      this.eventInserter = new EventInserter(writerHandle.getConnection());
+      this.eventInserter = new EventInserter(writerHandle.getConnection(), Dialect.SQLITE);
     } catch (SQLException e) {
       throw new RoundhouseException("store_unavailable", "cannot prepare the event insert: " + e.getMessage(), e);
     }
@@ -63,7 +63,7 @@ final class SqliteStore implements Store {
             writerHandle,
             maxBatch,
             sink,
-            events -> new SqliteWriter(writerHandle, clock, eventInserter, events));
+            events -> new SqlWriter(writerHandle, Dialect.SQLITE, clock, eventInserter, events));
   }
 
   static SqliteStore open(Path file, Clock clock, int maxBatch, EventSink sink) {
@@ -101,7 +101,7 @@ final class SqliteStore implements Store {
     Handle handle = borrow();
     boolean healthy = false;
     try {
-      T result = handle.inTransaction(h -> work.apply(new SqliteReader(h)));
+      T result = handle.inTransaction(h -> work.apply(new SqlReader(h, Dialect.SQLITE)));
       healthy = true;
       return result;
     } finally {
@@ -118,12 +118,12 @@ final class SqliteStore implements Store {
   public Event append(EventDraft draft) {
     // Serialized here, on the caller's thread: the writer thread is every event's critical path.
     SerializedDraft serialized = SerializedDraft.of(draft);
-    return writer.submit(w -> ((SqliteWriter) w).append(serialized), true);
+    return writer.submit(w -> ((SqlWriter) w).append(serialized), true);
   }
 
   @Override
   public List<Event> eventsAfter(long after, int limit) {
-    return read(reader -> ((SqliteReader) reader).eventsAfter(after, limit));
+    return read(reader -> ((SqlReader) reader).eventsAfter(after, limit));
   }
 
   @Override
@@ -133,7 +133,12 @@ final class SqliteStore implements Store {
 
   @Override
   public long lastSeq() {
-    return read(reader -> ((SqliteReader) reader).lastSeq());
+    return read(reader -> ((SqlReader) reader).lastSeq());
+  }
+
+  @Override
+  public String backend() {
+    return "sqlite";
   }
 
   @Override

@@ -10,8 +10,8 @@ import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.model.Compaction;
 
 /**
- * The hub's durable state. All SQL lives behind this interface, so a PostgreSQL store is a new
- * implementation rather than a rewrite.
+ * The hub's durable state, on SQLite (embedded, the default) or PostgreSQL. All SQL lives behind this
+ * interface, in the two backends' shared queries ({@link Dialect}).
  *
  * <p>Writes are serialised through one writer and group-committed: work submitted together by several
  * threads shares one durable transaction, each piece in its own savepoint so one failure does not undo the
@@ -59,4 +59,26 @@ public interface Store extends EventLog, AutoCloseable {
   static Store sqlite(Path file, Clock clock, int maxBatch, EventSink sink) {
     return SqliteStore.open(file, clock, maxBatch, sink);
   }
+
+  /**
+   * Opens (migrating as needed) the PostgreSQL database at {@code url}. Several hub processes may open one
+   * database at once: one migrates while the others wait.
+   *
+   * @param maxBatch the most writes that share one transaction; 1 turns group commit off
+   */
+  static Store postgres(DatabaseUrl url, Clock clock, int maxBatch, EventSink sink) {
+    return PostgresStore.open(url, clock, maxBatch, sink);
+  }
+
+  /**
+   * Connects to the PostgreSQL database at {@code url} without changing it and describes it: the server's
+   * version and the schema version it holds ({@code doctor}). Throws {@code store_unavailable} naming what
+   * went wrong when it cannot connect.
+   */
+  static String describe(DatabaseUrl url) {
+    return PostgresStore.describe(url);
+  }
+
+  /** The backend behind this store: {@code sqlite} or {@code postgresql}. */
+  String backend();
 }

@@ -107,8 +107,8 @@ class MigrationsTest {
   void theStoreRunsInWalModeWithFullSync() {
     Path file = dir.resolve("e.db");
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      String mode = store.read(r -> ((SqliteReader) r).handle.createQuery("PRAGMA journal_mode").mapTo(String.class).one());
-      int sync = store.read(r -> ((SqliteReader) r).handle.createQuery("PRAGMA synchronous").mapTo(Integer.class).one());
+      String mode = store.read(r -> ((SqlReader) r).handle.createQuery("PRAGMA journal_mode").mapTo(String.class).one());
+      int sync = store.read(r -> ((SqlReader) r).handle.createQuery("PRAGMA synchronous").mapTo(Integer.class).one());
       assertThat(mode).isEqualToIgnoringCase("wal");
       assertThat(sync).isEqualTo(2);
     }

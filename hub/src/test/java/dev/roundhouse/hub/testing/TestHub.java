@@ -91,6 +91,22 @@ public final class TestHub implements AutoCloseable {
     return start(configure, Duration.ofSeconds(15), drivers, extensions, mounts);
   }
 
+  /** Whether the hubs of this test run keep their store in PostgreSQL ({@code -Droundhouse.test.store=postgresql}). */
+  public static boolean onPostgres() {
+    return "postgresql".equals(System.getProperty("roundhouse.test.store"));
+  }
+
+  /**
+   * The store the tests run on: SQLite in the hub's home, or with {@code -Droundhouse.test.store=postgresql}
+   * a new database of the shared {@link PostgresServer} for each hub, so any hub test runs on either backend.
+   */
+  static HubConfig onTestStore(HubConfig config) {
+    if (!onPostgres() || config.databaseUrl() != null) {
+      return config;
+    }
+    return config.withDatabaseUrl(PostgresServer.shared().newDatabase().databaseUrl());
+  }
+
   private static TestHub start(
       UnaryOperator<HubConfig> configure,
       Duration keepAlive,
@@ -107,7 +123,7 @@ public final class TestHub implements AutoCloseable {
       Function<Hub, java.util.List<? extends HttpMount>> mounts) {
     try {
       Path home = Files.createTempDirectory("roundhouse-test-");
-      InProcessHub hub = Hub.open(configure.apply(HubConfig.forHome(home)), drivers, extensions);
+      InProcessHub hub = Hub.open(onTestStore(configure.apply(HubConfig.forHome(home))), drivers, extensions);
       try {
         return new TestHub(home, hub, HubServer.start(hub, keepAlive, mounts.apply(hub)));
       } catch (RuntimeException e) {

@@ -132,8 +132,7 @@ class ClaudeCodeOAuthTest {
   }
 
   private HubConfig withClock(HubConfig c) {
-    return new HubConfig(c.home(), c.bind(), c.port(), c.allowRemote(), c.allowedOrigins(), c.maxBodyBytes(), c.streamBuffer(),
-        c.maxBatch(), c.runner(), c.scheduler(), c.retention(), clock);
+    return c.withClock(clock);
   }
 
   /** The pinned CLI; absent, the test is skipped on a developer's machine and fails under CI (env {@code CI}). */

@@ -323,7 +323,6 @@ class McpAuthorizationTest {
   }
 
   private HubConfig withClock(HubConfig c) {
-    return new HubConfig(c.home(), c.bind(), c.port(), c.allowRemote(), c.allowedOrigins(), c.maxBodyBytes(), c.streamBuffer(),
-        c.maxBatch(), c.runner(), c.scheduler(), c.retention(), clock);
+    return c.withClock(clock);
   }
 }

@@ -22,13 +22,15 @@ import org.jdbi.v3.core.statement.Query;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** The SQLite queries for turns, the queue, decisions and rules, over one handle. Not thread-safe. */
-class SqliteRunnerReads implements RunnerReads {
+class SqlRunnerReads implements RunnerReads {
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
 
   final Handle handle;
+  final Dialect dialect;
 
-  SqliteRunnerReads(Handle handle) {
+  SqlRunnerReads(Handle handle, Dialect dialect) {
     this.handle = handle;
+    this.dialect = dialect;
   }
 
   @Override
@@ -105,7 +107,7 @@ class SqliteRunnerReads implements RunnerReads {
     Map<Long, Integer> counts = new LinkedHashMap<>();
     handle
         .createQuery("SELECT project_id, count(*) FROM decisions WHERE status = 'pending' GROUP BY project_id ORDER BY project_id")
-        .map((rs, c) -> Map.entry(SqliteReader.nullableLong(rs, "project_id") == null ? -1L : rs.getLong(1), rs.getInt(2)))
+        .map((rs, c) -> Map.entry(SqlReader.nullableLong(rs, "project_id") == null ? -1L : rs.getLong(1), rs.getInt(2)))
         .forEach(e -> counts.put(e.getKey() == -1L ? null : e.getKey(), e.getValue()));
     return counts;
   }
@@ -117,7 +119,7 @@ class SqliteRunnerReads implements RunnerReads {
         .bind("project", project)
         .map((rs, c) -> new PermissionRule(
             rs.getLong("id"), rs.getLong("project_id"), rs.getString("tool"), rs.getString("prefix"),
-            Actor.parse(rs.getString("created_by")), SqliteReader.instant(rs, "created_at")))
+            Actor.parse(rs.getString("created_by")), SqlReader.instant(rs, "created_at")))
         .list();
   }
 
@@ -150,7 +152,7 @@ class SqliteRunnerReads implements RunnerReads {
         .bind("task", task)
         .map((rs, c) -> new Generation(
             rs.getLong("task_id"), rs.getInt("generation"), rs.getString("summary"), rs.getString("summarised_by"),
-            rs.getLong("last_seq"), SqliteReader.instant(rs, "ended_at")))
+            rs.getLong("last_seq"), SqlReader.instant(rs, "ended_at")))
         .list();
   }
 
@@ -164,7 +166,7 @@ class SqliteRunnerReads implements RunnerReads {
         .bind("after", after)
         .bind("upTo", upTo)
         .bind("limit", limit)
-        .map((rs, c) -> SqliteReader.event(rs))
+        .map((rs, c) -> SqlReader.event(rs))
         .list();
   }
 
@@ -175,12 +177,12 @@ class SqliteRunnerReads implements RunnerReads {
     }
     return handle
         .createQuery("SELECT * FROM events WHERE task_id = :task AND type IN (<types>)"
-            + " AND json_extract(data, '$.turn') = :turn ORDER BY seq LIMIT :limit")
+            + " AND " + dialect.jsonLong("data", "turn") + " = :turn ORDER BY seq LIMIT :limit")
         .bind("task", task)
         .bindList("types", List.copyOf(types))
         .bind("turn", turn)
         .bind("limit", limit)
-        .map((rs, c) -> SqliteReader.event(rs))
+        .map((rs, c) -> SqlReader.event(rs))
         .list();
   }
 
@@ -195,15 +197,15 @@ class SqliteRunnerReads implements RunnerReads {
         rs.getInt("unattended") != 0,
         rs.getInt("idle") != 0,
         Actor.parse(rs.getString("started_by")),
-        SqliteReader.instant(rs, "started_at"),
-        SqliteReader.instant(rs, "ended_at"),
+        SqlReader.instant(rs, "started_at"),
+        SqlReader.instant(rs, "ended_at"),
         rs.getString("end_reason"));
   }
 
   static QueuedMessage queued(ResultSet rs) throws SQLException {
     return new QueuedMessage(
         rs.getLong("id"), rs.getLong("task_id"), rs.getString("message"), rs.getString("driver"),
-        Actor.parse(rs.getString("queued_by")), SqliteReader.instant(rs, "queued_at"));
+        Actor.parse(rs.getString("queued_by")), SqlReader.instant(rs, "queued_at"));
   }
 
   private static Decision decision(ResultSet rs) throws SQLException {
@@ -217,17 +219,17 @@ class SqliteRunnerReads implements RunnerReads {
     return new Decision(
         rs.getLong("id"),
         rs.getString("kind"),
-        SqliteReader.nullableLong(rs, "project_id"),
-        SqliteReader.nullableLong(rs, "task_id"),
-        SqliteReader.nullableLong(rs, "turn_id"),
+        SqlReader.nullableLong(rs, "project_id"),
+        SqlReader.nullableLong(rs, "task_id"),
+        SqlReader.nullableLong(rs, "turn_id"),
         rs.getString("status"),
         rs.getString("title"),
-        SqliteReader.json(rs.getString("request")),
+        SqlReader.json(rs.getString("request")),
         options,
         rs.getString("answer"),
         rs.getString("message"),
         closedBy == null ? null : Actor.parse(closedBy),
-        SqliteReader.instant(rs, "created_at"),
-        SqliteReader.instant(rs, "closed_at"));
+        SqlReader.instant(rs, "created_at"),
+        SqlReader.instant(rs, "closed_at"));
   }
 }

@@ -18,12 +18,14 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /** Runbooks, schedules and runs in SQLite. Not thread-safe: lives inside one read or write. */
-final class SqliteSchedules implements ScheduleWrites {
+final class SqlSchedules implements ScheduleWrites {
   private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
   private final Handle handle;
+  private final Dialect dialect;
 
-  SqliteSchedules(Handle handle) {
+  SqlSchedules(Handle handle, Dialect dialect) {
     this.handle = handle;
+    this.dialect = dialect;
   }
 
   // ---- runbooks ---------------------------------------------------------------------------
@@ -36,7 +38,7 @@ final class SqliteSchedules implements ScheduleWrites {
 
   @Override
   public Optional<Runbook> runbookNamed(long project, String name) {
-    return handle.createQuery("SELECT * FROM runbooks WHERE project_id = :project AND name = :name COLLATE NOCASE")
+    return handle.createQuery("SELECT * FROM runbooks WHERE project_id = :project AND " + dialect.equalsIgnoringCase("name", "name"))
         .bind("project", project).bind("name", name)
         .map((rs, c) -> runbook(rs)).findOne();
   }
@@ -44,7 +46,7 @@ final class SqliteSchedules implements ScheduleWrites {
   @Override
   public List<Runbook> runbooks(Long project) {
     return handle.createQuery("SELECT * FROM runbooks WHERE (:project IS NULL OR project_id = :project)"
-            + " ORDER BY name COLLATE NOCASE, id")
+            + " ORDER BY " + dialect.orderIgnoringCase("name") + ", id")
         .bind("project", project)
         .map((rs, c) -> runbook(rs)).list();
   }
@@ -101,7 +103,7 @@ final class SqliteSchedules implements ScheduleWrites {
 
   @Override
   public Optional<Schedule> scheduleNamed(long project, String name) {
-    return handle.createQuery("SELECT * FROM schedules WHERE project_id = :project AND name = :name COLLATE NOCASE")
+    return handle.createQuery("SELECT * FROM schedules WHERE project_id = :project AND " + dialect.equalsIgnoringCase("name", "name"))
         .bind("project", project).bind("name", name)
         .map((rs, c) -> schedule(rs)).findOne();
   }
@@ -109,7 +111,7 @@ final class SqliteSchedules implements ScheduleWrites {
   @Override
   public List<Schedule> schedules(Long project) {
     return handle.createQuery("SELECT * FROM schedules WHERE (:project IS NULL OR project_id = :project)"
-            + " ORDER BY name COLLATE NOCASE, id")
+            + " ORDER BY " + dialect.orderIgnoringCase("name") + ", id")
         .bind("project", project)
         .map((rs, c) -> schedule(rs)).list();
   }
@@ -131,8 +133,8 @@ final class SqliteSchedules implements ScheduleWrites {
 
   @Override
   public Optional<Instant> earliestDue() {
-    return handle.createQuery("SELECT min(next_at) FROM schedules WHERE paused = 0 AND next_at IS NOT NULL")
-        .map((rs, c) -> SqliteReader.instant(rs, "min(next_at)")).findOne().filter(java.util.Objects::nonNull);
+    return handle.createQuery("SELECT min(next_at) AS earliest FROM schedules WHERE paused = 0 AND next_at IS NOT NULL")
+        .map((rs, c) -> SqlReader.instant(rs, "earliest")).findOne().filter(java.util.Objects::nonNull);
   }
 
   @Override
@@ -269,24 +271,24 @@ final class SqliteSchedules implements ScheduleWrites {
         rs.getLong("id"), rs.getLong("project_id"), rs.getString("name"), rs.getString("prompt"),
         rs.getString("driver"), rs.getString("model"), rs.getString("permission_mode"),
         Priority.parse(rs.getString("priority")), tags, rs.getInt("send_context") != 0,
-        Actor.parse(rs.getString("created_by")), SqliteReader.instant(rs, "created_at"),
-        SqliteReader.instant(rs, "updated_at"));
+        Actor.parse(rs.getString("created_by")), SqlReader.instant(rs, "created_at"),
+        SqlReader.instant(rs, "updated_at"));
   }
 
   private static Schedule schedule(ResultSet rs) throws SQLException {
     return new Schedule(
-        rs.getLong("id"), rs.getLong("project_id"), rs.getString("name"), SqliteReader.nullableLong(rs, "runbook_id"),
+        rs.getLong("id"), rs.getLong("project_id"), rs.getString("name"), SqlReader.nullableLong(rs, "runbook_id"),
         rs.getString("prompt"), rs.getString("recurrence"), rs.getString("zone"),
         MissedPolicy.parse(rs.getString("missed")), OverlapPolicy.parse(rs.getString("overlap")),
-        rs.getInt("paused") != 0, SqliteReader.instant(rs, "next_at"),
-        Actor.parse(rs.getString("created_by")), SqliteReader.instant(rs, "created_at"),
-        SqliteReader.instant(rs, "updated_at"));
+        rs.getInt("paused") != 0, SqlReader.instant(rs, "next_at"),
+        Actor.parse(rs.getString("created_by")), SqlReader.instant(rs, "created_at"),
+        SqlReader.instant(rs, "updated_at"));
   }
 
   private static ScheduleRun run(ResultSet rs) throws SQLException {
     return new ScheduleRun(
-        rs.getLong("schedule_id"), SqliteReader.instant(rs, "scheduled_at"), rs.getString("status"),
-        SqliteReader.nullableLong(rs, "task_id"), SqliteReader.nullableLong(rs, "turn_id"), rs.getString("reason"),
-        SqliteReader.instant(rs, "fired_at"), SqliteReader.instant(rs, "ended_at"));
+        rs.getLong("schedule_id"), SqlReader.instant(rs, "scheduled_at"), rs.getString("status"),
+        SqlReader.nullableLong(rs, "task_id"), SqlReader.nullableLong(rs, "turn_id"), rs.getString("reason"),
+        SqlReader.instant(rs, "fired_at"), SqlReader.instant(rs, "ended_at"));
   }
 }

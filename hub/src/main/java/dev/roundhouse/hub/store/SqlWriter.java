@@ -14,13 +14,13 @@ import java.util.List;
 import org.jdbi.v3.core.Handle;
 
 /** Writes inside the writer's open transaction. Used by the writer thread only. */
-final class SqliteWriter extends SqliteReader implements GroupCommitWriter.StoreWriterContext {
+final class SqlWriter extends SqlReader implements GroupCommitWriter.StoreWriterContext {
   private final Clock clock;
   private final List<Event> appended;
   private final EventInserter events;
 
-  SqliteWriter(Handle handle, Clock clock, EventInserter events, List<Event> appended) {
-    super(handle);
+  SqlWriter(Handle handle, Dialect dialect, Clock clock, EventInserter events, List<Event> appended) {
+    super(handle, dialect);
     this.clock = clock;
     this.events = events;
     this.appended = appended;
@@ -28,22 +28,22 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
 
   @Override
   public RunnerWrites runner() {
-    return new SqliteRunnerWrites(handle);
+    return new SqlRunnerWrites(handle, dialect);
   }
 
   @Override
   public ExtensionWrites extensions() {
-    return new SqliteExtensionRecords(handle);
+    return new SqlExtensionRecords(handle);
   }
 
   @Override
   public ScheduleWrites schedules() {
-    return new SqliteSchedules(handle);
+    return new SqlSchedules(handle, dialect);
   }
 
   @Override
   public RetentionWrites retention() {
-    return new SqliteRetention(handle);
+    return new SqlRetention(handle, dialect);
   }
 
   @Override
@@ -143,12 +143,12 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
 
   private void writeTagsAndEdges(long id, Task t) {
     for (String tag : t.tags()) {
-      handle.execute("INSERT OR IGNORE INTO tags (name) VALUES (?)", tag);
-      handle.execute("INSERT OR IGNORE INTO task_tags (task_id, tag) VALUES (?, ?)", id, tag);
+      handle.execute("INSERT INTO tags (name) VALUES (?) ON CONFLICT DO NOTHING", tag);
+      handle.execute("INSERT INTO task_tags (task_id, tag) VALUES (?, ?) ON CONFLICT DO NOTHING", id, tag);
     }
     for (long blocker : t.blockedBy()) {
       handle.execute(
-          "INSERT OR IGNORE INTO task_blockers (task_id, blocker_id) VALUES (?, ?)", id, blocker);
+          "INSERT INTO task_blockers (task_id, blocker_id) VALUES (?, ?) ON CONFLICT DO NOTHING", id, blocker);
     }
   }
 
@@ -159,7 +159,7 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
 
   @Override
   public void upsertTag(String name, String color, String description) {
-    handle.execute("INSERT OR IGNORE INTO tags (name) VALUES (?)", name);
+    handle.execute("INSERT INTO tags (name) VALUES (?) ON CONFLICT DO NOTHING", name);
     if (color != null) {
       handle.execute("UPDATE tags SET color = ? WHERE name = ?", color, name);
     }
@@ -171,12 +171,12 @@ final class SqliteWriter extends SqliteReader implements GroupCommitWriter.Store
   @Override
   public void renameTag(String from, String to) {
     handle.execute(
-        "INSERT OR IGNORE INTO tags (name, color, description)"
-            + " SELECT ?, color, description FROM tags WHERE name = ?",
+        "INSERT INTO tags (name, color, description)"
+            + " SELECT ?, color, description FROM tags WHERE name = ? ON CONFLICT DO NOTHING",
         to,
         from);
     handle.execute(
-        "INSERT OR IGNORE INTO task_tags (task_id, tag) SELECT task_id, ? FROM task_tags WHERE tag = ?",
+        "INSERT INTO task_tags (task_id, tag) SELECT task_id, ? FROM task_tags WHERE tag = ? ON CONFLICT DO NOTHING",
         to,
         from);
     handle.execute("DELETE FROM task_tags WHERE tag = ?", from);

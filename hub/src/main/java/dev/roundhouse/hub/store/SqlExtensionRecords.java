@@ -12,10 +12,10 @@ import org.jdbi.v3.core.Handle;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 /** Capability modules' records in SQLite. Not thread-safe: bound to the handle of one read or write. */
-final class SqliteExtensionRecords implements ExtensionWrites {
+final class SqlExtensionRecords implements ExtensionWrites {
   private final Handle handle;
 
-  SqliteExtensionRecords(Handle handle) {
+  SqlExtensionRecords(Handle handle) {
     this.handle = handle;
   }
 

@@ -8,18 +8,18 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The SQLite queries and deletes of the retention policy, over one handle. One grouped query per call: the
+ * The queries and deletes of the retention policy, over one handle. One grouped query per call: the
  * terminal tasks (few, by status) joined to their events through the {@code events_task} index, with the
  * protections as correlated subqueries. Not thread-safe.
  */
-final class SqliteRetention implements RetentionWrites {
+final class SqlRetention implements RetentionWrites {
   private static final String MARKER = "task.pruned";
 
   private static final String FACTS =
       "SELECT t.id, t.project_id, t.title, t.status, t.updated_at,"
           + " sum(CASE WHEN e.type <> '" + MARKER + "' THEN 1 ELSE 0 END) AS events,"
           + " coalesce(sum(CASE WHEN e.type <> '" + MARKER + "'"
-          + "   THEN length(CAST(e.data AS BLOB)) + length(e.type) + length(e.actor) END), 0) AS bytes,"
+          + "   THEN octet_length(e.data) + octet_length(e.type) + octet_length(e.actor) END), 0) AS bytes,"
           + " min(CASE WHEN e.type <> '" + MARKER + "' THEN e.seq END) AS first_seq,"
           + " max(CASE WHEN e.type <> '" + MARKER + "' THEN e.seq END) AS last_seq,"
           + " max(e.at) AS last_event_at,"
@@ -34,13 +34,15 @@ final class SqliteRetention implements RetentionWrites {
           + " FROM tasks t JOIN events e ON e.task_id = t.id"
           + " WHERE t.status IN ('done', 'cancelled') /*task*/"
           + " GROUP BY t.id"
-          + " HAVING events > 0"
+          + " HAVING sum(CASE WHEN e.type <> '" + MARKER + "' THEN 1 ELSE 0 END) > 0"
           + " ORDER BY t.id";
 
   private final Handle handle;
+  private final Dialect dialect;
 
-  SqliteRetention(Handle handle) {
+  SqlRetention(Handle handle, Dialect dialect) {
     this.handle = handle;
+    this.dialect = dialect;
   }
 
   @Override
@@ -59,6 +61,9 @@ final class SqliteRetention implements RetentionWrites {
 
   @Override
   public String autoVacuum() {
+    if (dialect == Dialect.POSTGRESQL) {
+      return "autovacuum"; // the server's own background vacuum; compact() runs one by hand
+    }
     // The pragma answers from the connection's cached header, which a read refreshes: after another
     // connection's VACUUM changed the mode, a pooled reader would otherwise still report the old one.
     handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one();
@@ -85,17 +90,17 @@ final class SqliteRetention implements RetentionWrites {
         rs.getLong("project_id"),
         rs.getString("title"),
         TaskStatus.parse(rs.getString("status")),
-        SqliteReader.instant(rs, "updated_at"),
+        SqlReader.instant(rs, "updated_at"),
         rs.getLong("events"),
         rs.getLong("bytes"),
         rs.getLong("first_seq"),
         rs.getLong("last_seq"),
-        SqliteReader.instant(rs, "last_event_at"),
-        SqliteReader.instant(rs, "last_turn_at"),
+        SqlReader.instant(rs, "last_event_at"),
+        SqlReader.instant(rs, "last_turn_at"),
         rs.getInt("queued"),
-        rs.getInt("live_turn") != 0,
-        rs.getInt("pending_decision") != 0,
-        rs.getInt("scheduled_run") != 0,
+        rs.getBoolean("live_turn"),
+        rs.getBoolean("pending_decision"),
+        rs.getBoolean("scheduled_run"),
         rs.getString("record_reference"));
   }
 }

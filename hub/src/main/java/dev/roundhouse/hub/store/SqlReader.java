@@ -25,14 +25,16 @@ import org.jdbi.v3.core.statement.Query;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-/** The SQLite queries, over one handle. Not thread-safe. */
-class SqliteReader implements StoreReader {
+/** The store's queries, over one handle, in either backend's {@link Dialect}. Not thread-safe. */
+class SqlReader implements StoreReader {
   static final String TASK_ORDER = "suggested DESC, updated_at DESC, created_at DESC, id DESC";
 
   final Handle handle;
+  final Dialect dialect;
 
-  SqliteReader(Handle handle) {
+  SqlReader(Handle handle, Dialect dialect) {
     this.handle = handle;
+    this.dialect = dialect;
   }
 
   @Override
@@ -47,7 +49,7 @@ class SqliteReader implements StoreReader {
   @Override
   public Optional<Project> projectByName(String name) {
     return handle
-        .createQuery("SELECT * FROM projects WHERE name = :name COLLATE NOCASE")
+        .createQuery("SELECT * FROM projects WHERE " + dialect.equalsIgnoringCase("name", "name"))
         .bind("name", name)
         .map((rs, ctx) -> project(rs))
         .findOne();
@@ -56,17 +58,21 @@ class SqliteReader implements StoreReader {
   @Override
   public List<Project> projects() {
     return handle
-        .createQuery("SELECT * FROM projects ORDER BY name COLLATE NOCASE")
+        .createQuery("SELECT * FROM projects ORDER BY " + dialect.orderIgnoringCase("name"))
         .map((rs, ctx) -> project(rs))
         .list();
   }
 
-  private static final String TASK_BY_ID =
-      "SELECT t.*,"
-          + " (SELECT json_group_array(tag ORDER BY tag) FROM task_tags WHERE task_id = t.id) AS tag_list,"
-          + " (SELECT json_group_array(blocker_id ORDER BY blocker_id) FROM task_blockers WHERE task_id = t.id)"
-          + " AS blocker_list"
-          + " FROM tasks t WHERE t.id = ?";
+  private static final String SQLITE_TASK_BY_ID = taskById(Dialect.SQLITE);
+  private static final String POSTGRESQL_TASK_BY_ID = taskById(Dialect.POSTGRESQL);
+
+  private static String taskById(Dialect dialect) {
+    return "SELECT t.*,"
+        + " (SELECT " + dialect.jsonArrayOf("tag") + " FROM task_tags WHERE task_id = t.id) AS tag_list,"
+        + " (SELECT " + dialect.jsonArrayOf("blocker_id") + " FROM task_blockers WHERE task_id = t.id)"
+        + " AS blocker_list"
+        + " FROM tasks t WHERE t.id = ?";
+  }
 
   /**
    * One statement, tags and blockers gathered as JSON arrays in it, run on the handle's JDBC connection
@@ -76,7 +82,7 @@ class SqliteReader implements StoreReader {
    */
   @Override
   public Optional<Task> task(long id) {
-    try (PreparedStatement statement = handle.getConnection().prepareStatement(TASK_BY_ID)) {
+    try (PreparedStatement statement = handle.getConnection().prepareStatement(dialect == Dialect.SQLITE ? SQLITE_TASK_BY_ID : POSTGRESQL_TASK_BY_ID)) {
       statement.setLong(1, id);
       try (ResultSet rs = statement.executeQuery()) {
         if (!rs.next()) {
@@ -105,7 +111,8 @@ class SqliteReader implements StoreReader {
     }
     if (q.text() != null && !q.text().isBlank()) {
       sql.append(
-          " AND (title LIKE :text ESCAPE '!' OR coalesce(description, '') LIKE :text ESCAPE '!')");
+          " AND (title " + dialect.likeIgnoringCase() + " :text ESCAPE '!' OR coalesce(description, '') "
+              + dialect.likeIgnoringCase() + " :text ESCAPE '!')");
     }
     sql.append(" ORDER BY ").append(TASK_ORDER).append(" LIMIT :limit OFFSET :offset");
     Query query = handle.createQuery(sql.toString());
@@ -218,22 +225,22 @@ class SqliteReader implements StoreReader {
 
   @Override
   public RunnerReads runner() {
-    return new SqliteRunnerReads(handle);
+    return new SqlRunnerReads(handle, dialect);
   }
 
   @Override
   public ExtensionReads extensions() {
-    return new SqliteExtensionRecords(handle);
+    return new SqlExtensionRecords(handle);
   }
 
   @Override
   public ScheduleReads schedules() {
-    return new SqliteSchedules(handle);
+    return new SqlSchedules(handle, dialect);
   }
 
   @Override
   public RetentionReads retention() {
-    return new SqliteRetention(handle);
+    return new SqlRetention(handle, dialect);
   }
 
   List<Event> eventsAfter(long after, int limit) {

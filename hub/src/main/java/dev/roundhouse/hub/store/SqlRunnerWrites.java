@@ -13,10 +13,10 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
 /** Writes for turns, the queue, decisions and rules, inside the writer's transaction. Not thread-safe. */
-final class SqliteRunnerWrites extends SqliteRunnerReads implements RunnerWrites {
+final class SqlRunnerWrites extends SqlRunnerReads implements RunnerWrites {
 
-  SqliteRunnerWrites(Handle handle) {
-    super(handle);
+  SqlRunnerWrites(Handle handle, Dialect dialect) {
+    super(handle, dialect);
   }
 
   @Override
@@ -115,14 +115,16 @@ final class SqliteRunnerWrites extends SqliteRunnerReads implements RunnerWrites
   @Override
   public void insertRule(long project, String tool, String prefix, Actor by, Instant at) {
     handle.execute(
-        "INSERT OR IGNORE INTO permission_rules (project_id, tool, prefix, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO permission_rules (project_id, tool, prefix, created_by, created_at) VALUES (?, ?, ?, ?, ?)"
+            + " ON CONFLICT (project_id, tool, prefix) DO NOTHING",
         project, tool, prefix, by.toString(), at.toEpochMilli());
   }
 
   @Override
   public void putSettingsHash(long project, String driver, String path, String sha256, Instant at) {
     handle.execute(
-        "INSERT OR REPLACE INTO settings_hashes (project_id, driver, path, sha256, seen_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO settings_hashes (project_id, driver, path, sha256, seen_at) VALUES (?, ?, ?, ?, ?)"
+            + " ON CONFLICT (project_id, driver, path) DO UPDATE SET sha256 = excluded.sha256, seen_at = excluded.seen_at",
         project, driver, path, sha256, at.toEpochMilli());
   }
 

@@ -1,0 +1,106 @@
+package dev.roundhouse.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.roundhouse.hub.testing.PostgresServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code serve} on the PostgreSQL store, as real processes against a real server. */
+@ExtendWith(NoLeakedProcesses.class)
+class ServePostgresTest {
+  private static final Duration START = Duration.ofSeconds(60);
+  private static final Duration RUN = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+
+  @Test
+  void whatOneHubWroteIsThereForTheNextHubOnAnotherHomeAndThePasswordIsNeverShown() throws IOException {
+    PostgresServer.Database database = PostgresServer.shared().newDatabase();
+    String password = database.server().password();
+    Path first = dir.resolve("first");
+    Path repo = Files.createDirectories(dir.resolve("repos/web"));
+
+    ProcessBuilder serve = RoundhouseProcess.builder(first, List.of(), "serve", "--port", "0", "--database",
+        database.urlWithoutPassword());
+    serve.environment().put("ROUNDHOUSE_DATABASE_PASSWORD", password);
+    try (RoundhouseProcess hub = RoundhouseProcess.start(serve)) {
+      String listening = hub.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      assertThat(listening).contains("store postgresql " + database.urlWithoutPassword());
+      assertThat(RoundhouseProcess.run(first, RUN, "project", "add", "web", repo.toString()).exit()).isZero();
+      CliResult task = RoundhouseProcess.run(first, RUN, "task", "add", "--project", "web", "Kept", "in", "PostgreSQL");
+      assertThat(task.exit()).as("%s", task).isZero();
+      hub.terminate();
+      assertThat(hub.awaitExit(RUN)).isZero();
+      assertThat(hub.err()).doesNotContain(password);
+    }
+
+    Path second = dir.resolve("second");
+    ProcessBuilder again = RoundhouseProcess.builder(second, List.of(), "serve", "--port", "0");
+    again.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
+    try (RoundhouseProcess hub = RoundhouseProcess.start(again)) {
+      hub.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      CliResult list = RoundhouseProcess.run(second, RUN, "task", "list", "--json");
+      assertThat(list.exit()).as("%s", list).isZero();
+      assertThat(list.json().path("tasks").get(0).path("title").asText()).isEqualTo("Kept in PostgreSQL");
+      assertThat(Files.exists(second.resolve("roundhouse.db"))).as("no SQLite file in the home").isFalse();
+
+      ProcessBuilder doctor = RoundhouseProcess.builder(second, List.of(), "doctor");
+      doctor.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
+      try (RoundhouseProcess check = RoundhouseProcess.start(doctor)) {
+        check.awaitExit(RUN);
+        assertThat(check.out()).containsPattern("database +postgresql " + database.urlWithoutPassword().replace(".", "\\.")
+            + " \\(PostgreSQL [0-9.]+.*, schema version 5\\)");
+        assertThat(check.out() + check.err()).doesNotContain(password);
+      }
+      hub.terminate();
+      assertThat(hub.awaitExit(RUN)).isZero();
+    }
+  }
+
+  @Test
+  void aSecondHubOnTheDatabaseExits4NamingTheFirstAndASigkilledOneDoesNotBlockTheNext() {
+    PostgresServer.Database database = PostgresServer.shared().newDatabase();
+    try (RoundhouseProcess first = serve(dir.resolve("a"), database)) {
+      first.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      try (RoundhouseProcess second = serve(dir.resolve("b"), database)) {
+        assertThat(second.awaitExit(RUN)).as("%s", second.err()).isEqualTo(4);
+        assertThat(second.err()).contains("another Roundhouse hub is using the database", "roundhouse hub pid " + first.pid());
+      }
+      first.kill();
+      assertThat(first.awaitExit(RUN)).isEqualTo(137);
+    }
+    try (RoundhouseProcess next = serve(dir.resolve("c"), database)) {
+      next.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      next.terminate();
+      assertThat(next.awaitExit(RUN)).isZero();
+    }
+  }
+
+  private static RoundhouseProcess serve(Path home, PostgresServer.Database database) {
+    ProcessBuilder serve = RoundhouseProcess.builder(home, List.of(), "serve", "--port", "0");
+    serve.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
+    return RoundhouseProcess.start(serve);
+  }
+
+  @Test
+  void aWrongPasswordStopsTheStartNamingTheDatabaseButNotThePassword() {
+    PostgresServer.Database database = PostgresServer.shared().newDatabase();
+    ProcessBuilder serve = RoundhouseProcess.builder(dir.resolve("home"), List.of(), "serve", "--port", "0");
+    serve.environment().put("ROUNDHOUSE_DATABASE_URL", database.urlWithoutPassword());
+    serve.environment().put("ROUNDHOUSE_DATABASE_PASSWORD", "not-the-password");
+    try (RoundhouseProcess hub = RoundhouseProcess.start(serve)) {
+      assertThat(hub.awaitExit(RUN)).isEqualTo(5);
+      assertThat(hub.err()).contains("cannot open the PostgreSQL database " + database.urlWithoutPassword())
+          .contains("password authentication failed")
+          .doesNotContain("not-the-password")
+          .doesNotContain("listening on");
+    }
+  }
+}
