@@ -1,6 +1,7 @@
 package dev.roundhouse.hub;
 
 import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.metrics.HubMetrics;
 import dev.roundhouse.hub.ext.ExtensionResources;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.process.Containment;
@@ -66,6 +67,9 @@ public interface Hub extends AutoCloseable {
 
   /** The resources extensions offer, for the faces that serve resources. */
   ExtensionResources resources();
+
+  /** The operator's numbers ({@code GET /metrics}); faces add their session gauges to it. */
+  HubMetrics metrics();
 
   /** The local API token. */
   String token();

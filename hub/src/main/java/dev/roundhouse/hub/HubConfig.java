@@ -33,6 +33,8 @@ import dev.roundhouse.hub.turns.RunnerSettings;
  * @param clock the clock every timestamp comes from
  * @param databaseUrl the PostgreSQL database to keep everything in ({@code ROUNDHOUSE_DATABASE_URL}, {@code
  *     serve --database}); null for the default, SQLite in {@link #database()}
+ * @param metricsToken a second bearer token that {@code GET /metrics} accepts and no other route does ({@code
+ *     ROUNDHOUSE_METRICS_TOKEN}), for a scraper that should not hold the hub's token; null for none
  */
 public record HubConfig(
     Path home,
@@ -47,7 +49,8 @@ public record HubConfig(
     SchedulerSettings scheduler,
     RetentionSettings retention,
     Clock clock,
-    DatabaseUrl databaseUrl) {
+    DatabaseUrl databaseUrl,
+    String metricsToken) {
 
   public static final int DEFAULT_PORT = 7420;
 
@@ -87,14 +90,15 @@ public record HubConfig(
         SchedulerSettings.fromEnvironment(env),
         RetentionSettings.fromEnvironment(env),
         Clock.systemUTC(),
-        databaseUrl(env));
+        databaseUrl(env),
+        blankToNull(env.get("ROUNDHOUSE_METRICS_TOKEN")));
   }
 
   /** A config for a hub in {@code home} on a free loopback port; for tests and tools. */
   public static HubConfig forHome(Path home) {
     return new HubConfig(
         home.toAbsolutePath(), "127.0.0.1", 0, false, List.of(), 1 << 20, 4096, 256,
-        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC(), null);
+        RunnerSettings.DEFAULTS, SchedulerSettings.DEFAULTS, RetentionSettings.DEFAULTS, Clock.systemUTC(), null, null);
   }
 
   /** The SQLite database file, used when no {@link #databaseUrl()} is set. */
@@ -111,47 +115,62 @@ public record HubConfig(
   }
 
   public HubConfig withPort(int newPort) {
-    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, newPort, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withBind(String address, boolean remote) {
-    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, address, port, remote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withMaxBodyBytes(int bytes) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, bytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withStreamBuffer(int events) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, events, maxBatch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withAllowedOrigins(List<String> origins) {
-    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, origins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withMaxBatch(int batch) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, batch, runner, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withRunner(RunnerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, settings, scheduler, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withScheduler(SchedulerSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, retention, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, settings, retention, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withRetention(RetentionSettings settings) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, settings, clock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, settings, clock, databaseUrl, metricsToken);
   }
 
   public HubConfig withClock(Clock newClock) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, newClock, databaseUrl);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, newClock, databaseUrl, metricsToken);
   }
 
   public HubConfig withDatabaseUrl(DatabaseUrl url) {
-    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, url);
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, url, metricsToken);
+  }
+
+  public HubConfig withMetricsToken(String token) {
+    return new HubConfig(home, bind, port, allowRemote, allowedOrigins, maxBodyBytes, streamBuffer, maxBatch, runner, scheduler, retention, clock, databaseUrl, token);
+  }
+
+  /** As the record's, without the metrics token (the database URL's own text has no password). */
+  @Override
+  public String toString() {
+    return "HubConfig[home=" + home + ", bind=" + bind + ", port=" + port + ", allowRemote=" + allowRemote + ", store="
+        + storeLocation() + ", metricsToken=" + (metricsToken == null ? "none" : "set") + "]";
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value.strip();
   }
 
   /** Where the store lives, for {@code doctor} and logs: the SQLite file, or the PostgreSQL URL without its password. */

@@ -3,6 +3,7 @@ package dev.roundhouse.hub;
 import dev.roundhouse.hub.board.Board;
 import dev.roundhouse.hub.board.BoardOperations;
 import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.metrics.HubMetrics;
 import dev.roundhouse.hub.ops.OperationRegistry;
 import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.schedules.Scheduler;
@@ -53,6 +54,7 @@ final class RealHub implements InProcessHub {
   private final ExtensionRoutes routes = new ExtensionRoutes();
 
   private final Containment containment;
+  private final HubMetrics metrics;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers,
       Containment containment) {
@@ -78,6 +80,7 @@ final class RealHub implements InProcessHub {
     this.autoStarts = new AutoStarts(store, events, runner, config.clock());
     this.decisions = decisions;
     this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
+    this.metrics = new HubMetrics(store, events);
   }
 
   private final Decisions decisions;
@@ -194,6 +197,11 @@ final class RealHub implements InProcessHub {
   }
 
   @Override
+  public HubMetrics metrics() {
+    return metrics;
+  }
+
+  @Override
   public Board board() {
     return board;
   }
@@ -261,6 +269,7 @@ final class RealHub implements InProcessHub {
         }
       }
       containment.close(); // after the extensions, whose services and terminals have cgroups in the hub's
+      metrics.close();
       store.close();
     } finally {
       lock.close();

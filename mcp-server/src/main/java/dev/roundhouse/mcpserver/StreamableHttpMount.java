@@ -76,6 +76,7 @@ final class StreamableHttpMount implements HttpMount {
             .build();
     ToolCalls calls = new ToolCalls(hub.operations(), options.heartbeat());
     KnownSessions sessions = new KnownSessions(options.sessionIdle(), System::nanoTime);
+    hub.metrics().gauge("roundhouse.mcp.sessions", "MCP sessions open on the Streamable HTTP endpoint", sessions::size);
     List<McpServerFeatures.SyncCompletionSpecification> completions = new ArrayList<>(HubResources.completions(hub.operations()));
     completions.addAll(HubPrompts.completions(hub.operations()));
     completions.addAll(ExtensionResourceSpecs.completions(hub.resources()));

@@ -34,12 +34,29 @@ final class Guard {
   private final byte[] token;
   private final Set<String> allowedOrigins;
   private final boolean checkHost;
+  /** Accepted by {@code GET /metrics} only; null when none is set. */
+  private final byte[] metricsToken;
 
   Guard(String token, HubConfig config) {
     this.token = token.getBytes(StandardCharsets.UTF_8);
     this.allowedOrigins =
         Set.copyOf(config.allowedOrigins().stream().map(o -> o.toLowerCase(Locale.ROOT)).toList());
     this.checkHost = !config.allowRemote();
+    this.metricsToken = config.metricsToken() == null ? null : config.metricsToken().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The checks of {@code GET /metrics}: origin and host as for every route, then a bearer token that is the
+   * hub's or the read-only metrics token ({@code ROUNDHOUSE_METRICS_TOKEN}), which no other route accepts.
+   */
+  void checkMetrics(HttpServerExchange exchange) {
+    check(exchange, false);
+    String authorization = exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
+    if (metricsToken != null && authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        && MessageDigest.isEqual(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8), metricsToken)) {
+      return;
+    }
+    checkToken(exchange);
   }
 
   /** Throws a {@link RoundhouseException.Forbidden} naming the reason when the request may not pass. */

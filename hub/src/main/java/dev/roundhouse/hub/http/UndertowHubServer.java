@@ -7,12 +7,14 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
 import io.undertow.server.protocol.http.HttpOpenListener;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -196,6 +198,10 @@ final class UndertowHubServer implements HubServer, HttpHandler {
       }
     }
     try {
+      if (path.equals("/metrics")) {
+        serveMetrics(exchange);
+        return;
+      }
       boolean health = path.equals("/api/health");
       guard.check(exchange, !health && !linkRoute(path));
       if (health) {
@@ -211,6 +217,20 @@ final class UndertowHubServer implements HubServer, HttpHandler {
     } catch (Throwable failure) {
       HttpErrors.send(exchange, failure);
     }
+  }
+
+  /** {@code GET /metrics}: the hub's numbers in Prometheus's text format, for the token or the metrics token. */
+  private void serveMetrics(HttpServerExchange exchange) {
+    guard.checkMetrics(exchange);
+    if (!exchange.getRequestMethod().equalToString("GET")) {
+      exchange.getResponseHeaders().put(Headers.ALLOW, "GET");
+      HttpErrors.send(exchange, 405, "method_not_allowed", "GET /metrics is the only method of /metrics");
+      return;
+    }
+    String body = hub.metrics().scrape();
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+    exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
+    exchange.getResponseSender().send(body, StandardCharsets.UTF_8);
   }
 
   /** True for a module's route that checks a credential of its own (a capability link) instead of the token. */

@@ -10,6 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
@@ -42,6 +43,9 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Savepoints savepoints;
   private final Thread thread;
   private volatile boolean closed;
+  private final LongAdder commits = new LongAdder();
+  private final LongAdder committedWrites = new LongAdder();
+  private final LongAdder commitNanos = new LongAdder();
   /** Runs between the closed check and the enqueue: a seam for the test that drives a close() into that gap. */
   private volatile Runnable beforeEnqueue = () -> {};
 
@@ -181,6 +185,7 @@ final class GroupCommitWriter implements AutoCloseable {
 
   private void commit(List<Job<?>> batch) {
     List<Event> events = new ArrayList<>();
+    long began = System.nanoTime();
     try {
       handle.begin();
       // A lone write needs no savepoint: rolling back the transaction undoes exactly it.
@@ -194,6 +199,9 @@ final class GroupCommitWriter implements AutoCloseable {
         return;
       }
       handle.commit();
+      commits.increment();
+      committedWrites.add(batch.size());
+      commitNanos.add(System.nanoTime() - began);
     } catch (RuntimeException | Error e) {
       log.error("store transaction failed; rolling back {} writes", batch.size(), e);
       try {
@@ -220,6 +228,11 @@ final class GroupCommitWriter implements AutoCloseable {
       }
     }
     batch.forEach(Job::complete);
+  }
+
+  /** Transactions committed, the writes they held, and the time from begin to commit, since the start. */
+  StoreStats stats() {
+    return new StoreStats(commits.sum(), committedWrites.sum(), commitNanos.sum());
   }
 
   @Override

@@ -270,6 +270,11 @@ final class PostgresStore implements Store {
   }
 
   @Override
+  public StoreStats stats() {
+    return writer.stats();
+  }
+
+  @Override
   public String backend() {
     return "postgresql";
   }

@@ -41,6 +41,15 @@ public interface RunnerReads {
   /** Pending decisions per project id (null key: decisions with no project). */
   Map<Long, Integer> pendingCounts();
 
+  /** How many turns there are of each driver in each status ({@code GET /metrics}). */
+  List<TurnCount> turnCounts();
+
+  /** Messages waiting in every task's turn queue. */
+  int queuedMessages();
+
+  /** One driver's turns in one status. */
+  record TurnCount(String driver, String status, long turns) {}
+
   List<PermissionRule> rules(long project);
 
   /** Stored settings-file hashes of a project's driver, by path. */

@@ -113,6 +113,18 @@ class SqlRunnerReads implements RunnerReads {
   }
 
   @Override
+  public List<TurnCount> turnCounts() {
+    return handle.createQuery("SELECT driver, status, count(*) AS n FROM turns GROUP BY driver, status ORDER BY driver, status")
+        .map((rs, c) -> new TurnCount(rs.getString("driver"), rs.getString("status"), rs.getLong("n")))
+        .list();
+  }
+
+  @Override
+  public int queuedMessages() {
+    return handle.createQuery("SELECT count(*) FROM turn_queue").mapTo(Integer.class).one();
+  }
+
+  @Override
   public List<PermissionRule> rules(long project) {
     return handle
         .createQuery("SELECT * FROM permission_rules WHERE project_id = :project ORDER BY id")

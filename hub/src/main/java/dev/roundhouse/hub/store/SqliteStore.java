@@ -137,6 +137,11 @@ final class SqliteStore implements Store {
   }
 
   @Override
+  public StoreStats stats() {
+    return writer.stats();
+  }
+
+  @Override
   public String backend() {
     return "sqlite";
   }

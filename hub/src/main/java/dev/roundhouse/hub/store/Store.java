@@ -45,6 +45,9 @@ public interface Store extends EventLog, AutoCloseable {
    */
   Compaction compact();
 
+  /** What the writer has done since the store opened. */
+  StoreStats stats();
+
   /** The schema version of the open database. */
   int schemaVersion();
 

@@ -31,8 +31,10 @@ public final class LspWebSocket {
    * token.
    */
   public static HttpMount mount(Hub hub, LspBridge.Settings settings) {
-    return new SocketMount(() -> new HubAddress(loopback(hub.publishedUrl().orElseThrow(
+    SocketMount mount = new SocketMount(() -> new HubAddress(loopback(hub.publishedUrl().orElseThrow(
         () -> new HubUnavailableException("the hub has not published its URL yet"))), hub.token()), settings);
+    hub.metrics().gauge("roundhouse.lsp.sessions", "LSP bridge sessions open on the WebSocket", mount::sessions);
+    return mount;
   }
 
   /** A wildcard bind address is reached on loopback. */
