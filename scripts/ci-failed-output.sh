@@ -3,7 +3,7 @@
 # ci-failed-output.sh: prints the last lines of what each failed test class wrote. Surefire writes a test's
 # output to files (redirectTestOutputToFile) and CI keeps only what .ci/run printed.
 set -uo pipefail
-for report in */target/surefire-reports/TEST-*.xml; do
+for report in */target/surefire-reports*/TEST-*.xml; do
   [ -f "$report" ] || continue
   if grep -q -E '<(failure|error)[ >]' "$report"; then
     class=$(basename "$report" .xml)

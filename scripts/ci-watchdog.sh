@@ -18,7 +18,7 @@ for jvm in $(pgrep -f 'surefire|plexus-classworlds|dev.roundhouse' || true); do
   echo "== ci-watchdog: threads of $jvm: $(tr '\0' ' ' < "/proc/$jvm/cmdline" 2>/dev/null | cut -c1-200)"
   timeout 20 "${JAVA_HOME:-/usr}/bin/jcmd" "$jvm" Thread.print 2>&1 | head -400
 done
-for out in $(ls -t */target/surefire-reports/*-output.txt 2>/dev/null | head -3); do
+for out in $(ls -t */target/surefire-reports*/*-output.txt 2>/dev/null | head -3); do
   echo "== ci-watchdog: the last lines of $out"
   tail -n 80 "$out"
 done

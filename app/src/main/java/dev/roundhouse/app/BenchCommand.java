@@ -1,6 +1,7 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.hub.bench.EventAppendBenchmark;
+import dev.roundhouse.hub.store.DatabaseUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,6 +37,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--dir", description = "Scratch folder for the databases (default: a new temporary folder).")
   Path dir;
 
+  @Option(names = "--database", paramLabel = "URL",
+      description = "Also measure group commit on this PostgreSQL database (postgresql://user@host/db), in a schema"
+          + " made for the run and dropped after it; no hub may be using the database.")
+  String database;
+
   @Option(names = "--min-ratio", description = "Exit 1 when group commit is less than this many times faster.")
   Double minRatio;
 
@@ -54,7 +60,8 @@ final class BenchCommand implements Callable<Integer> {
     Files.createDirectories(scratch);
     try {
       EventAppendBenchmark.Result result =
-          new EventAppendBenchmark(scratch, producers, events).run(spec.commandLine().getOut());
+          new EventAppendBenchmark(scratch, producers, events,
+              database == null ? null : DatabaseUrl.parse(database, context.env())).run(spec.commandLine().getOut());
       return minRatio != null && result.ratio() < minRatio ? ExitCode.FAILED.status() : ExitCode.OK.status();
     } finally {
       ScratchFolders.delete(scratch);

@@ -3,6 +3,8 @@ package dev.roundhouse.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
 import dev.roundhouse.hub.HubConfig;
+import java.time.Instant;
+import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.store.DatabaseUrl;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.process.Containment;
@@ -64,7 +66,12 @@ final class Doctor {
     }
     if (config != null) {
       checks.add(home(config.home()));
-      checks.add(config.databaseUrl() == null ? database(config.database()) : postgres(config.databaseUrl()));
+      if (config.databaseUrl() == null) {
+        checks.add(database(config.database()));
+      } else {
+        checks.add(postgres(config.databaseUrl()));
+        checks.add(workers(config.databaseUrl(), Instant.now()));
+      }
       checks.add(token(config.tokenFile()));
       Optional<String> hubUrl = runningHub(config);
       HubAnswer hub = hub(config, hubUrl);
@@ -116,6 +123,30 @@ final class Doctor {
     } catch (RoundhouseException e) {
       return Check.fail("database", e.getMessage());
     }
+  }
+
+  /** The hubs registered on the PostgreSQL database, with the age of each one's heartbeat. */
+  static Check workers(DatabaseUrl url, Instant now) {
+    List<Worker> workers;
+    try {
+      workers = Store.workers(url);
+    } catch (RoundhouseException e) {
+      return Check.fail("workers", e.getMessage());
+    }
+    if (workers.isEmpty()) {
+      return Check.ok("workers", "none registered (no hub is running on this database)");
+    }
+    List<String> lines = new ArrayList<>();
+    boolean lost = false;
+    for (Worker w : workers) {
+      long silent = Math.max(0, Duration.between(w.heartbeatAt(), now).toSeconds());
+      boolean gone = silent >= 30;
+      lost |= gone;
+      lines.add("pid " + w.pid() + " on " + w.host() + (w.url() == null ? "" : " at " + w.url()) + ", heartbeat "
+          + silent + " s ago" + (gone ? " (lost: not running, or cannot reach the database)" : ""));
+    }
+    String detail = String.join("; ", lines);
+    return lost ? Check.warn("workers", detail) : Check.ok("workers", detail);
   }
 
   static Check token(Path token) {

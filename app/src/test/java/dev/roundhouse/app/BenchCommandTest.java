@@ -4,8 +4,13 @@ import static dev.roundhouse.app.CliTestSupport.context;
 import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.roundhouse.hub.testing.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +29,26 @@ class BenchCommandTest {
         .containsPattern("ratio group commit / one tx per event: [0-9.]+x");
     try (var left = Files.list(scratch)) {
       assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void withADatabaseItMeasuresPostgresqlTooInASchemaItDropsAfterwards() throws Exception {
+    PostgresServer.Database database = PostgresServer.shared().newDatabase();
+    CliResult result = ok(context(home, home), "bench", "--producers", "4", "--events", "10", "--dir", home.toString(),
+        "--database", database.url());
+
+    assertThat(result.out())
+        .containsPattern("(?m)^group commit +40 ")
+        .containsPattern("(?m)^postgresql group commit +40 ")
+        .containsPattern("ratio postgresql / sqlite group commit: [0-9.]+x")
+        .doesNotContain(database.server().password());
+    try (Connection c = database.connect(); ResultSet schemas = c.getMetaData().getSchemas()) {
+      List<String> names = new ArrayList<>();
+      while (schemas.next()) {
+        names.add(schemas.getString(1));
+      }
+      assertThat(names).noneMatch(name -> name.startsWith("roundhouse_bench_"));
     }
   }
 

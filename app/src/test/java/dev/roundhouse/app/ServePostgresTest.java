@@ -55,8 +55,10 @@ class ServePostgresTest {
       doctor.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
       try (RoundhouseProcess check = RoundhouseProcess.start(doctor)) {
         check.awaitExit(RUN);
+        assertThat(check.out()).containsPattern("(?m)^ok +workers +pid " + hub.pid() + " on \\S+ at http://127\\.0\\.0\\.1:[0-9]+,"
+            + " heartbeat [0-9]+ s ago$");
         assertThat(check.out()).containsPattern("database +postgresql " + database.urlWithoutPassword().replace(".", "\\.")
-            + " \\(PostgreSQL [0-9.]+.*, schema version 5\\)");
+            + " \\(PostgreSQL [0-9.]+.*, schema version 6\\)");
         assertThat(check.out() + check.err()).doesNotContain(password);
       }
       hub.terminate();
@@ -78,6 +80,13 @@ class ServePostgresTest {
     }
     try (RoundhouseProcess next = serve(dir.resolve("c"), database)) {
       next.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      // the killed hub's registry row is retired by the next hub
+      ProcessBuilder doctor = RoundhouseProcess.builder(dir.resolve("c"), List.of(), "doctor");
+      doctor.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
+      try (RoundhouseProcess check = RoundhouseProcess.start(doctor)) {
+        check.awaitExit(RUN);
+        assertThat(check.out()).containsPattern("(?m)^ok +workers +pid " + next.pid() + " on [^;]+$");
+      }
       next.terminate();
       assertThat(next.awaitExit(RUN)).isZero();
     }

@@ -55,6 +55,7 @@ final class RealHub implements InProcessHub {
 
   private final Containment containment;
   private final HubMetrics metrics;
+  private final WorkerHeartbeat heartbeat;
 
   private RealHub(HubConfig config, HomeLock lock, Store store, EventBus events, String token, DriverRegistry drivers,
       Containment containment) {
@@ -81,6 +82,7 @@ final class RealHub implements InProcessHub {
     this.decisions = decisions;
     this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
     this.metrics = new HubMetrics(store, events);
+    this.heartbeat = WorkerHeartbeat.start(store, config.clock());
   }
 
   private final Decisions decisions;
@@ -107,13 +109,16 @@ final class RealHub implements InProcessHub {
           ? Store.sqlite(config.database(), config.clock(), config.maxBatch(), events)
           : Store.postgres(config.databaseUrl(), config.clock(), config.maxBatch(), events);
       events.attach(store);
-      RealHub hub;
+      RealHub hub = null;
       try {
         hub = new RealHub(config, lock, store, events, token, drivers, Containment.detect(config.home(), config.clock()));
         hub.runner.open();
         hub.scheduling.open();
         hub.retention.start();
       } catch (RuntimeException e) {
+        if (hub != null) {
+          hub.heartbeat.close();
+        }
         store.close();
         throw e;
       }
@@ -135,6 +140,7 @@ final class RealHub implements InProcessHub {
 
   private void closeQuietly() {
     try {
+      heartbeat.close();
       scheduling.close();
       retention.close();
       deferredStarts.close();
@@ -235,6 +241,7 @@ final class RealHub implements InProcessHub {
   public void publishUrl(String url) {
     lock.publishUrl(url);
     this.url = url;
+    heartbeat.publishUrl(url);
   }
 
   @Override
@@ -270,6 +277,7 @@ final class RealHub implements InProcessHub {
       }
       containment.close(); // after the extensions, whose services and terminals have cgroups in the hub's
       metrics.close();
+      heartbeat.close();
       store.close();
     } finally {
       lock.close();

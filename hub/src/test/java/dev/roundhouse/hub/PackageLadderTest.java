@@ -47,7 +47,7 @@ class PackageLadderTest {
       List.of("board"),
       List.of("turns"),
       List.of("agenttools"),
-      List.of("schedules", "retention"),
+      List.of("schedules", "retention", "metrics"),
       List.of(""),
       List.of("http", "bench"));
 

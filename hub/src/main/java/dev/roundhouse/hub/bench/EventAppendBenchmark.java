@@ -6,6 +6,8 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventStream;
+import dev.roundhouse.hub.events.EventSink;
+import dev.roundhouse.hub.store.DatabaseUrl;
 import dev.roundhouse.hub.store.Store;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -20,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.jdbi.v3.core.Jdbi;
 
 /**
  * Durable event append + publish, measured two ways in one run on the same machine and disk: group commit
@@ -36,45 +40,86 @@ public final class EventAppendBenchmark {
       String mode, int events, long commits, double seconds, double eventsPerSecond,
       double deliveryP50Millis, double deliveryP99Millis) {}
 
-  /** Both modes and their ratio. */
-  public record Result(Figures grouped, Figures perEvent, double ratio) {}
+  /**
+   * Both modes and their ratio; with a PostgreSQL database, its group commit too ({@code postgres}, else null)
+   * and its events/s over SQLite's group commit ({@code postgresRatio}, else 0).
+   */
+  public record Result(Figures grouped, Figures perEvent, double ratio, Figures postgres, double postgresRatio) {}
 
   private final Path dir;
   private final int producers;
   private final int eventsPerProducer;
 
+  private final DatabaseUrl postgres;
+
   public EventAppendBenchmark(Path dir, int producers, int eventsPerProducer) {
+    this(dir, producers, eventsPerProducer, null);
+  }
+
+  /**
+   * @param postgres a PostgreSQL database to measure group commit on too (in a schema of its own, made for
+   *     the run and dropped after it), or null
+   */
+  public EventAppendBenchmark(Path dir, int producers, int eventsPerProducer, DatabaseUrl postgres) {
     this.dir = dir;
     this.producers = producers;
     this.eventsPerProducer = eventsPerProducer;
+    this.postgres = postgres;
   }
 
   public Result run(PrintWriter out) throws Exception {
     out.printf(Locale.ROOT, "roundhouse bench: durable event append+publish, %d producers x %d events,"
         + " SQLite WAL synchronous=FULL, in %s%n", producers, eventsPerProducer, dir);
     // Warm the JIT on the same code paths first, so neither mode pays for compilation.
-    measure("warm-up", 256, Math.max(1, eventsPerProducer / 4), dir.resolve("warmup.db"));
-    measure("warm-up", 1, Math.max(1, eventsPerProducer / 20), dir.resolve("warmup-single.db"));
-    Figures grouped = measure("group commit", 256, eventsPerProducer, dir.resolve("grouped.db"));
-    Figures perEvent = measure("one tx per event", 1, eventsPerProducer, dir.resolve("per-event.db"));
-    out.printf(Locale.ROOT, "%-18s %8s %8s %9s %11s %22s %10s%n",
+    measure("warm-up", Math.max(1, eventsPerProducer / 4), sqlite(dir.resolve("warmup.db"), 256));
+    measure("warm-up", Math.max(1, eventsPerProducer / 20), sqlite(dir.resolve("warmup-single.db"), 1));
+    Figures grouped = measure("group commit", eventsPerProducer, sqlite(dir.resolve("grouped.db"), 256));
+    Figures perEvent = measure("one tx per event", eventsPerProducer, sqlite(dir.resolve("per-event.db"), 1));
+    Figures onPostgres = postgres == null ? null : measurePostgres(out);
+    out.printf(Locale.ROOT, "%-24s %8s %8s %9s %11s %22s %10s%n",
         "mode", "events", "commits", "seconds", "events/s", "commit-to-delivery p50", "p99");
-    for (Figures f : List.of(grouped, perEvent)) {
-      out.printf(Locale.ROOT, "%-18s %8d %8d %9.3f %11.0f %19.3f ms %7.3f ms%n",
+    for (Figures f : onPostgres == null ? List.of(grouped, perEvent) : List.of(grouped, perEvent, onPostgres)) {
+      out.printf(Locale.ROOT, "%-24s %8d %8d %9.3f %11.0f %19.3f ms %7.3f ms%n",
           f.mode(), f.events(), f.commits(), f.seconds(), f.eventsPerSecond(), f.deliveryP50Millis(), f.deliveryP99Millis());
     }
     double ratio = grouped.eventsPerSecond() / perEvent.eventsPerSecond();
     out.printf(Locale.ROOT, "ratio group commit / one tx per event: %.1fx (target >= 10x)%n", ratio);
+    double postgresRatio = onPostgres == null ? 0 : onPostgres.eventsPerSecond() / grouped.eventsPerSecond();
+    if (onPostgres != null) {
+      out.printf(Locale.ROOT, "ratio postgresql / sqlite group commit: %.2fx (events/s)%n", postgresRatio);
+    }
     out.flush();
-    return new Result(grouped, perEvent, ratio);
+    return new Result(grouped, perEvent, ratio, onPostgres, postgresRatio);
   }
 
-  private Figures measure(String mode, int maxBatch, int perProducer, Path file) throws Exception {
+  private static Function<EventSink, Store> sqlite(Path file, int maxBatch) {
+    return sink -> Store.sqlite(file, Clock.systemUTC(), maxBatch, sink);
+  }
+
+  /** Group commit on PostgreSQL, in a schema made for the run and dropped after it. */
+  private Figures measurePostgres(PrintWriter out) throws Exception {
+    String schema = "roundhouse_bench_" + ProcessHandle.current().pid();
+    out.printf(Locale.ROOT, "and on PostgreSQL %s, schema %s%n", postgres.redacted(), schema);
+    out.flush();
+    Class.forName("org.postgresql.Driver");
+    Jdbi admin = Jdbi.create(postgres.jdbcUrl(), postgres.user(), postgres.password());
+    admin.useHandle(h -> h.execute("CREATE SCHEMA " + schema));
+    try {
+      DatabaseUrl scratch = postgres.inSchema(schema);
+      Function<EventSink, Store> open = sink -> Store.postgres(scratch, Clock.systemUTC(), 256, sink);
+      measure("warm-up", Math.max(1, eventsPerProducer / 4), open);
+      return measure("postgresql group commit", eventsPerProducer, open);
+    } finally {
+      admin.useHandle(h -> h.execute("DROP SCHEMA " + schema + " CASCADE"));
+    }
+  }
+
+  private Figures measure(String mode, int perProducer, Function<EventSink, Store> open) throws Exception {
     EventBus bus = new EventBus();
     AtomicLong commits = new AtomicLong();
     int total = producers * perProducer;
     long[] latencies = new long[total];
-    try (Store store = Store.sqlite(file, Clock.systemUTC(), maxBatch, (events, at) -> {
+    try (Store store = open.apply((events, at) -> {
           commits.incrementAndGet();
           bus.published(events, at);
         });

@@ -102,6 +102,11 @@ public record DatabaseUrl(String jdbcUrl, String user, String password) {
     return colon < 0 ? "no scheme" : "'" + text.substring(0, colon) + ":'";
   }
 
+  /** The same database with {@code schema} first on the search path ({@code currentSchema}), for a scratch run. */
+  public DatabaseUrl inSchema(String schema) {
+    return new DatabaseUrl(jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema, user, password);
+  }
+
   /** The URL with the user but never the password: what logs, {@code doctor} and errors show. */
   public String redacted() {
     String rest = jdbcUrl.substring("jdbc:".length());

@@ -7,6 +7,7 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventSink;
 import dev.roundhouse.hub.model.Compaction;
+import dev.roundhouse.hub.model.Worker;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -195,6 +196,23 @@ final class PostgresStore implements Store {
       Class.forName(DRIVER);
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("the PostgreSQL driver is missing from the class path", e);
+    }
+  }
+
+  static List<Worker> workers(DatabaseUrl url) {
+    try (Connection connection = connect(url, "roundhouse doctor")) {
+      Handle handle = Jdbi.open(connection);
+      if (Migrations.version(handle, Dialect.POSTGRESQL) < 6) {
+        return List.of();
+      }
+      handle.begin();
+      try {
+        return new SqlReader(handle, Dialect.POSTGRESQL).workers();
+      } finally {
+        handle.rollback();
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw unavailable(url, e);
     }
   }
 

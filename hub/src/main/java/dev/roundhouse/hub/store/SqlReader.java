@@ -8,6 +8,7 @@ import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskEdit;
+import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hub.events.Event;
 import java.sql.PreparedStatement;
@@ -226,6 +227,14 @@ class SqlReader implements StoreReader {
   @Override
   public RunnerReads runner() {
     return new SqlRunnerReads(handle, dialect);
+  }
+
+  @Override
+  public List<Worker> workers() {
+    return handle.createQuery("SELECT * FROM workers ORDER BY started_at, id")
+        .map((rs, ctx) -> new Worker(rs.getString("id"), rs.getString("host"), rs.getLong("pid"), rs.getString("url"),
+            instant(rs, "started_at"), instant(rs, "heartbeat_at")))
+        .list();
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import java.time.Clock;
@@ -208,6 +209,25 @@ final class SqlWriter extends SqlReader implements GroupCommitWriter.StoreWriter
         at.toEpochMilli(),
         by.toString(),
         edit);
+  }
+
+  @Override
+  public void putWorker(Worker w) {
+    handle.execute("INSERT INTO workers (id, host, pid, url, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, url = excluded.url,"
+            + " started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at",
+        w.id(), w.host(), w.pid(), w.url(), w.startedAt().toEpochMilli(), w.heartbeatAt().toEpochMilli());
+  }
+
+  @Override
+  public boolean beat(String worker, String url, Instant at) {
+    return handle.execute("UPDATE workers SET heartbeat_at = ?, url = coalesce(?, url) WHERE id = ?",
+        at.toEpochMilli(), url, worker) == 1;
+  }
+
+  @Override
+  public void removeWorker(String worker) {
+    handle.execute("DELETE FROM workers WHERE id = ?", worker);
   }
 
   @Override

@@ -2,7 +2,9 @@ package dev.roundhouse.hub.store;
 
 import dev.roundhouse.hub.events.EventLog;
 import dev.roundhouse.hub.events.EventSink;
+import dev.roundhouse.hub.model.Worker;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Clock;
 import java.util.function.Function;
 import dev.roundhouse.hub.events.Event;
@@ -80,6 +82,15 @@ public interface Store extends EventLog, AutoCloseable {
    */
   static String describe(DatabaseUrl url) {
     return PostgresStore.describe(url);
+  }
+
+  /**
+   * The hub processes registered on the PostgreSQL database at {@code url}, read without changing anything
+   * ({@code doctor}); none when its schema predates the registry. Throws {@code store_unavailable} when it
+   * cannot connect.
+   */
+  static List<Worker> workers(DatabaseUrl url) {
+    return PostgresStore.workers(url);
   }
 
   /** The backend behind this store: {@code sqlite} or {@code postgresql}. */

@@ -4,6 +4,7 @@ import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Tag;
 import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskEdit;
+import dev.roundhouse.hub.model.Worker;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,9 @@ public interface StoreReader {
 
   /** Edits of {@code task}, newest first. */
   List<TaskEdit> edits(long task, int limit);
+
+  /** The hub processes registered on this database, oldest first. */
+  List<Worker> workers();
 
   /** Turns, the message queue, decisions and rules. */
   RunnerReads runner();

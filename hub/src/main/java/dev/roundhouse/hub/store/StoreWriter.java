@@ -3,6 +3,7 @@ package dev.roundhouse.hub.store;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.model.Task;
+import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,6 +36,15 @@ public interface StoreWriter extends StoreReader {
   long recordEdit(long task, Actor actor, String field, JsonNode before, JsonNode after, Instant at);
 
   void markEditReverted(long edit, Actor by, Instant at);
+
+  /** Registers a hub process, or replaces its row. */
+  void putWorker(Worker worker);
+
+  /** Records a registered process's heartbeat (and its URL, once it listens); false when it has no row. */
+  boolean beat(String worker, String url, Instant at);
+
+  /** Removes a process's row (at its clean stop). */
+  void removeWorker(String worker);
 
   /** Appends an event; it is published after this write's transaction commits. */
   Event append(EventDraft draft);

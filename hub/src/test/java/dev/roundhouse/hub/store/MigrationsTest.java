@@ -25,7 +25,7 @@ class MigrationsTest {
   @Test
   void emptyDatabaseMigratesToLatest() {
     try (Store store = Store.sqlite(dir.resolve("a.db"), Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(5);
+      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(6);
       assertThat(store.read(StoreReader::projects)).isEmpty();
     }
   }
@@ -50,7 +50,7 @@ class MigrationsTest {
       handle.execute("UPDATE tags SET color = '#112233' WHERE name = 'ui'");
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(5);
+      assertThat(store.schemaVersion()).isEqualTo(6);
       var task = store.read(r -> r.task(7)).orElseThrow();
       assertThat(task.title()).isEqualTo("Old task");
       assertThat(task.status()).isEqualTo(TaskStatus.TODO);
@@ -74,6 +74,8 @@ class MigrationsTest {
       // V5: existing tasks do not start on their own; no runbooks, schedules or runs yet.
       assertThat(handle.createQuery("SELECT auto_start FROM tasks WHERE id = 7").mapTo(Integer.class).one()).isZero();
       assertThat(handle.createQuery("SELECT count(*) FROM schedule_runs").mapTo(Integer.class).one()).isZero();
+      // V6: no worker registered by a store alone (the hub registers itself).
+      assertThat(handle.createQuery("SELECT count(*) FROM workers").mapTo(Integer.class).one()).isZero();
     }
   }
 
@@ -81,10 +83,10 @@ class MigrationsTest {
   void reopeningAMigratedDatabaseChangesNothing() {
     Path file = dir.resolve("c.db");
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(5);
+      assertThat(store.schemaVersion()).isEqualTo(6);
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(5);
+      assertThat(store.schemaVersion()).isEqualTo(6);
     }
   }
 
@@ -97,7 +99,7 @@ class MigrationsTest {
     assertThatThrownBy(() -> Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {}))
         .isInstanceOf(RoundhouseException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("knows versions up to 5");
+        .hasMessageContaining("knows versions up to 6");
     try (Handle handle = open(file)) {
       assertThat(Migrations.version(handle)).isEqualTo(99);
     }

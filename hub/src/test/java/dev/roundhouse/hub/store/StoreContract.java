@@ -20,6 +20,7 @@ import dev.roundhouse.hub.model.Task;
 import dev.roundhouse.hub.model.TaskStatus;
 import dev.roundhouse.hub.model.Turn;
 import dev.roundhouse.hub.model.TurnStatus;
+import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.testing.ManualClock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -387,6 +388,28 @@ abstract class StoreContract {
     assertThat(text(r -> r.retention().autoVacuum())).isIn("incremental", "autovacuum");
     // a pruned database never hands out a sequence number again
     assertThat(store.append(draft("task.note", open.id(), 4)).seq()).isEqualTo(4);
+  }
+
+  @Test
+  void workersRegisterBeatAndLeave() {
+    Worker first = new Worker("w-1", "build-1", 101, null, T0, T0);
+    Worker second = new Worker("w-2", "build-2", 202, "http://10.0.0.2:7420", T0.plusSeconds(1), T0.plusSeconds(1));
+    store.write(w -> {
+      w.putWorker(first);
+      w.putWorker(second);
+      return null;
+    });
+    assertThat(wrote(w -> w.beat("w-1", "http://10.0.0.1:7420", T0.plusSeconds(5)))).isTrue();
+    assertThat(wrote(w -> w.beat("w-2", null, T0.plusSeconds(6)))).isTrue();
+    assertThat(wrote(w -> w.beat("w-gone", null, T0.plusSeconds(6)))).isFalse();
+    assertThat(list(StoreReader::workers)).containsExactly(
+        new Worker("w-1", "build-1", 101, "http://10.0.0.1:7420", T0, T0.plusSeconds(5)),
+        new Worker("w-2", "build-2", 202, "http://10.0.0.2:7420", T0.plusSeconds(1), T0.plusSeconds(6)));
+    store.write(w -> {
+      w.removeWorker("w-1");
+      return null;
+    });
+    assertThat(list(StoreReader::workers)).extracting(Worker::id).containsExactly("w-2");
   }
 
   @Test
