@@ -1,7 +1,7 @@
 package dev.roundhouse.app;
 
 import dev.roundhouse.hub.bench.EventAppendBenchmark;
-import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -2,11 +2,11 @@ package dev.roundhouse.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.HomeLock;
+import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
 import java.time.Instant;
 import dev.roundhouse.hub.model.Worker;
-import dev.roundhouse.hub.store.DatabaseUrl;
-import dev.roundhouse.hub.store.Store;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.spi.AgentDriver;
 import dev.roundhouse.hub.spi.AuthStatus;
@@ -119,7 +119,7 @@ final class Doctor {
   /** Connects to the PostgreSQL store and says which server and schema version it holds. */
   static Check postgres(DatabaseUrl url) {
     try {
-      return Check.ok("database", "postgresql " + url.redacted() + " (" + Store.describe(url) + ")");
+      return Check.ok("database", "postgresql " + url.redacted() + " (" + Hub.describeDatabase(url) + ")");
     } catch (RoundhouseException e) {
       return Check.fail("database", e.getMessage());
     }
@@ -129,7 +129,7 @@ final class Doctor {
   static Check workers(DatabaseUrl url, Instant now) {
     List<Worker> workers;
     try {
-      workers = Store.workers(url);
+      workers = Hub.databaseWorkers(url);
     } catch (RoundhouseException e) {
       return Check.fail("workers", e.getMessage());
     }

@@ -7,7 +7,7 @@ import dev.roundhouse.calendaragent.CalendarSource;
 import dev.roundhouse.calendaragent.ConversationSettings;
 import dev.roundhouse.hub.Hub;
 import dev.roundhouse.hub.HubConfig;
-import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.http.HttpMount;
 import dev.roundhouse.hub.http.HubServer;

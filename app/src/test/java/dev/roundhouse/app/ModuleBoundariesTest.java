@@ -29,8 +29,8 @@ class ModuleBoundariesTest {
   /** What the hub client may use: the API records only (the operations' wire records and what they are made of). */
   private static final Set<String> CLIENT = Set.of("core", "model", "events", "ops", "api");
 
-  /** What a face may use: the SPI's packages, the hub itself, its HTTP server and the extensions' resources. */
-  private static final Set<String> API = union(SPI, Set.of("", "ext", "http"));
+  /** What a face may use: the SPI's packages, the hub itself, its HTTP server, the extensions' resources and the metrics it adds its sessions to. */
+  private static final Set<String> API = union(SPI, Set.of("", "ext", "http", "metrics"));
 
   private static final Map<String, Set<String>> ALLOWED = Map.of(
       "dev.roundhouse.drivers", SPI,

@@ -5,6 +5,7 @@ import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesExtension;
@@ -60,7 +61,7 @@ class ShellCommandTest {
       RoundhouseProcess.kill(shell);
     }
     Waits.until("no shell left on the hub", WAIT,
-        () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        () -> ProcessHandle.current().descendants().filter(p -> !PostgresServer.isSharedServer(p)).noneMatch(ProcessHandle::isAlive));
   }
 
   @Test
@@ -94,7 +95,7 @@ class ShellCommandTest {
     } finally {
       RoundhouseProcess.kill(first);
     }
-    assertThat(ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive))
+    assertThat(ProcessHandle.current().descendants().filter(p -> !PostgresServer.isSharedServer(p)).anyMatch(ProcessHandle::isAlive))
         .as("the detached shell still runs on the hub").isTrue();
 
     Process second = start("shell", "--attach", session);
@@ -113,7 +114,7 @@ class ShellCommandTest {
       RoundhouseProcess.kill(second);
     }
     Waits.until("no shell left on the hub", WAIT,
-        () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        () -> ProcessHandle.current().descendants().filter(p -> !PostgresServer.isSharedServer(p)).noneMatch(ProcessHandle::isAlive));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.roundhouse.hub.testing.TestHub;
+import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.testing.Waits;
 import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesExtension;
@@ -121,7 +122,7 @@ class ShellTerminalTest {
       RoundhouseProcess.kill(second);
     }
     Waits.until("no shell left on the hub", WAIT,
-        () -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        () -> ProcessHandle.current().descendants().filter(p -> !PostgresServer.isSharedServer(p)).noneMatch(ProcessHandle::isAlive));
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.roundhouse.hub;
 
+import dev.roundhouse.hub.core.DatabaseUrl;
+import dev.roundhouse.hub.model.Worker;
+import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.metrics.HubMetrics;
 import dev.roundhouse.hub.ext.ExtensionResources;
@@ -88,6 +91,19 @@ public interface Hub extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Connects to the PostgreSQL database at {@code url} without changing it and describes it: the server's
+   * version and the schema version ({@code doctor}); {@code store_unavailable}, naming why, when it cannot.
+   */
+  static String describeDatabase(DatabaseUrl url) {
+    return Store.describe(url);
+  }
+
+  /** The hub processes registered on the PostgreSQL database at {@code url} ({@code doctor}). */
+  static List<Worker> databaseWorkers(DatabaseUrl url) {
+    return Store.workers(url);
+  }
 
   /**
    * Opens the hub in {@code config.home()}: takes the home lock (failing at once if another hub holds it),

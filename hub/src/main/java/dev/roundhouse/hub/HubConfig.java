@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.retention.RetentionSettings;
-import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import dev.roundhouse.hub.schedules.SchedulerSettings;
 import dev.roundhouse.hub.turns.RunnerSettings;
 

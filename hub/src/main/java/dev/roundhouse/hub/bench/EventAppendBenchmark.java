@@ -7,7 +7,7 @@ import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventStream;
 import dev.roundhouse.hub.events.EventSink;
-import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import dev.roundhouse.hub.store.Store;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,23 +1,22 @@
 package dev.roundhouse.hub.store;
 
-import com.zaxxer.hikari.HikariConfig;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.events.EventSink;
 import dev.roundhouse.hub.model.Compaction;
-import dev.roundhouse.hub.model.Worker;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.Properties;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL store: the same queries as SQLite's (in {@link Dialect#POSTGRESQL}), the same single
@@ -31,198 +30,58 @@ import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
  * <p>Every write waits for the server's commit (with the server's {@code synchronous_commit}, on by default),
  * so "durable" means what the server's configuration says it means.
  *
+ * <p>When the server goes away (a restart, a failover, a dropped connection), the write that found out
+ * fails with {@code store_unavailable} (it may or may not have committed: its commit's answer was lost), and
+ * the writing session ({@link PostgresWriter}: the database lock and the writer's connection) is opened
+ * anew, so the writes after it go through once the server is back. A read that finds its pooled
+ * connection gone runs once more on a new one (a read can).
+ *
  * <p>Thread-safe.
  */
 final class PostgresStore implements Store {
-  /** Readers at once; the writer holds one more connection. */
-  static final int READ_POOL = 8;
-  /** By name: the driver's classes carry annotations whose types are not on the compile path. */
-  private static final String DRIVER = "org.postgresql.Driver";
+  private static final Logger log = LoggerFactory.getLogger(PostgresStore.class);
 
-  /** The advisory lock one hub holds on its database for its whole life (the bytes of "RHHUB"). */
-  static final long HUB_LOCK = 0x5248485542L;
-
-  private final Connection hubLock;
+  private final DatabaseUrl url;
+  private final Clock clock;
+  private final int maxBatch;
+  private final EventSink sink;
   private final HikariDataSource pool;
-  private final Jdbi jdbi;
-  private final Handle writerHandle;
-  private final EventInserter eventInserter;
-  private final GroupCommitWriter writer;
+  private final Jdbi readers;
+  /** The writing session; null while a new one is being opened after the server went away. */
+  private final AtomicReference<PostgresWriter> session = new AtomicReference<>();
+  /** What the sessions before this one committed, for {@link #stats()}. */
+  private final AtomicReference<StoreStats> retired = new AtomicReference<>(new StoreStats(0, 0, 0));
   private final int schemaVersion;
   private volatile boolean closed;
 
-  private PostgresStore(Connection hubLock, HikariDataSource pool, Handle writerHandle, Clock clock, int maxBatch,
-      EventSink sink) {
-    this.hubLock = hubLock;
+  private PostgresStore(DatabaseUrl url, Clock clock, int maxBatch, EventSink sink, PostgresWriter first,
+      HikariDataSource pool) {
+    this.url = url;
+    this.clock = clock;
+    this.maxBatch = maxBatch;
+    this.sink = sink;
     this.pool = pool;
-    this.jdbi = Jdbi.create(pool);
-    this.writerHandle = writerHandle;
-    this.schemaVersion = Migrations.migrate(writerHandle, Dialect.POSTGRESQL, Migrations.latest());
-    try {
-      this.eventInserter = new EventInserter(writerHandle.getConnection(), Dialect.POSTGRESQL);
-    } catch (SQLException e) {
-      throw new RoundhouseException("store_unavailable", "cannot prepare the event insert: " + e.getMessage(), e);
-    }
-    this.writer = new GroupCommitWriter(writerHandle, maxBatch, sink,
-        events -> new SqlWriter(writerHandle, Dialect.POSTGRESQL, clock, eventInserter, events));
+    this.readers = Jdbi.create(pool);
+    this.session.set(first);
+    this.schemaVersion = Migrations.latest();
   }
 
   static PostgresStore open(DatabaseUrl url, Clock clock, int maxBatch, EventSink sink) {
-    Connection hubLock = lockDatabase(url);
+    PostgresWriter first = PostgresWriter.open(url, clock, maxBatch, sink, true);
     try {
-      return open(hubLock, url, clock, maxBatch, sink);
+      return new PostgresStore(url, clock, maxBatch, sink, first, PostgresConnections.readerPool(url));
     } catch (RuntimeException e) {
-      closeQuietly(hubLock);
+      first.close();
       throw e;
-    }
-  }
-
-  private static PostgresStore open(Connection hubLock, DatabaseUrl url, Clock clock, int maxBatch, EventSink sink) {
-    HikariConfig config = new HikariConfig();
-    config.setPoolName("roundhouse-store");
-    config.setDriverClassName(DRIVER);
-    config.setJdbcUrl(url.jdbcUrl());
-    if (url.user() != null) {
-      config.setUsername(url.user());
-    }
-    if (url.password() != null) {
-      config.setPassword(url.password());
-    }
-    config.setMaximumPoolSize(READ_POOL + 1);
-    config.setMinimumIdle(2);
-    config.setConnectionTimeout(10_000);
-    config.addDataSourceProperty("ApplicationName", "roundhouse");
-    HikariDataSource pool;
-    try {
-      pool = new HikariDataSource(config);
-    } catch (RuntimeException e) {
-      throw unavailable(url, e);
-    }
-    try {
-      Handle writerHandle = Jdbi.create(pool).open();
-      try {
-        return new PostgresStore(hubLock, pool, writerHandle, clock, maxBatch, sink);
-      } catch (RuntimeException e) {
-        writerHandle.close();
-        throw e;
-      }
-    } catch (RoundhouseException e) {
-      pool.close();
-      throw e;
-    } catch (RuntimeException e) {
-      pool.close();
-      throw unavailable(url, e);
-    }
-  }
-
-  /**
-   * Takes the database for this hub: a session advisory lock on a connection of its own, held until {@link
-   * #close()} and dropped by the server when the connection ends (a SIGKILLed hub's too). Until turns are
-   * claimed through leases, two hubs on one database would each treat the other's running turns as their
-   * own, so a second is refused, as a second hub on one home is.
-   */
-  private static Connection lockDatabase(DatabaseUrl url) {
-    String self = "roundhouse hub pid " + ProcessHandle.current().pid() + " on " + hostName();
-    Connection connection;
-    try {
-      connection = connect(url, self);
-    } catch (SQLException | RuntimeException e) {
-      throw unavailable(url, e);
-    }
-    try {
-      Handle handle = Jdbi.open(connection);
-      boolean locked = handle.createQuery("SELECT pg_try_advisory_lock(:key)").bind("key", HUB_LOCK).mapTo(Boolean.class).one();
-      if (!locked) {
-        String holder = handle.createQuery("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-                + " WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = :key")
-            .bind("key", HUB_LOCK).mapTo(String.class).findFirst().orElse("a hub that is just stopping");
-        throw new RoundhouseException.HomeLocked("another Roundhouse hub is using the database " + url.redacted() + " ("
-            + holder + "); one database serves one hub at a time: stop it, or give this hub another database");
-      }
-      return connection;
-    } catch (RuntimeException e) {
-      closeQuietly(connection);
-      if (e instanceof RoundhouseException known) {
-        throw known;
-      }
-      throw unavailable(url, e);
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      return "an unnamed host";
-    }
-  }
-
-  private static Connection connect(DatabaseUrl url, String applicationName) throws SQLException {
-    loadDriver();
-    Properties properties = new Properties();
-    if (url.user() != null) {
-      properties.setProperty("user", url.user());
-    }
-    if (url.password() != null) {
-      properties.setProperty("password", url.password());
-    }
-    properties.setProperty("connectTimeout", "10");
-    properties.setProperty("ApplicationName", applicationName);
-    return DriverManager.getConnection(url.jdbcUrl(), properties);
-  }
-
-  private static void closeQuietly(Connection connection) {
-    try {
-      connection.close();
-    } catch (SQLException e) {
-      // closing anyway; the server drops the session's locks with it
     }
   }
 
   static String describe(DatabaseUrl url) {
-    try (Connection connection = connect(url, "roundhouse doctor")) {
-      Handle handle = Jdbi.open(connection);
-      String server = handle.createQuery("SHOW server_version").mapTo(String.class).one();
-      int schema = Migrations.version(handle, Dialect.POSTGRESQL);
-      return "PostgreSQL " + server + ", schema version " + (schema == 0 ? "none yet; serve creates it" : schema);
-    } catch (SQLException | RuntimeException e) {
-      throw unavailable(url, e);
-    }
+    return PostgresConnections.describe(url);
   }
 
-  /** Registers the driver with DriverManager, whatever the jar's service files say. */
-  private static void loadDriver() {
-    try {
-      Class.forName(DRIVER);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the PostgreSQL driver is missing from the class path", e);
-    }
-  }
-
-  static List<Worker> workers(DatabaseUrl url) {
-    try (Connection connection = connect(url, "roundhouse doctor")) {
-      Handle handle = Jdbi.open(connection);
-      if (Migrations.version(handle, Dialect.POSTGRESQL) < 6) {
-        return List.of();
-      }
-      handle.begin();
-      try {
-        return new SqlReader(handle, Dialect.POSTGRESQL).workers();
-      } finally {
-        handle.rollback();
-      }
-    } catch (SQLException | RuntimeException e) {
-      throw unavailable(url, e);
-    }
-  }
-
-  private static RoundhouseException unavailable(DatabaseUrl url, Exception e) {
-    Throwable cause = e;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
-    return new RoundhouseException(
-        "store_unavailable", "cannot open the PostgreSQL database " + url.redacted() + ": " + cause.getMessage(), e);
+  static List<dev.roundhouse.hub.model.Worker> workers(DatabaseUrl url) {
+    return PostgresConnections.workers(url);
   }
 
   @Override
@@ -231,37 +90,30 @@ final class PostgresStore implements Store {
       throw new RoundhouseException("store_closed", "the store is closed");
     }
     try {
-      return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, handle -> {
-        handle.execute("SET TRANSACTION READ ONLY");
-        return work.apply(new SqlReader(handle, Dialect.POSTGRESQL));
-      });
+      return readOnce(work);
     } catch (RuntimeException e) {
-      throw refusedText(e);
+      if (!PostgresConnections.connectionLost(e)) {
+        throw translated(e);
+      }
     }
+    // A pooled connection from before a server restart: the pool has dropped it; a read may simply run again.
+    try {
+      return readOnce(work);
+    } catch (RuntimeException e) {
+      throw translated(e);
+    }
+  }
+
+  private <T> T readOnce(Function<StoreReader, T> work) {
+    return readers.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, handle -> {
+      handle.execute("SET TRANSACTION READ ONLY");
+      return work.apply(new SqlReader(handle, Dialect.POSTGRESQL));
+    });
   }
 
   @Override
   public <T> T write(Function<StoreWriter, T> work) {
-    try {
-      return writer.submit(work);
-    } catch (RuntimeException e) {
-      throw refusedText(e);
-    }
-  }
-
-  /**
-   * PostgreSQL text cannot hold U+0000 (SQLite's can): the server refuses it as an invalid byte sequence
-   * (SQLSTATE 22021). That is the caller's input, so it becomes an {@code invalid_input} naming the character,
-   * not an internal error; nothing was written.
-   */
-  private static RuntimeException refusedText(RuntimeException e) {
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLException sql && "22021".equals(sql.getSQLState())) {
-        return new RoundhouseException.InvalidInput(
-            "the text holds a NUL character (U+0000), which the PostgreSQL store cannot keep; remove it and try again");
-      }
-    }
-    return e;
+    return submit(work, false);
   }
 
   @Override
@@ -269,7 +121,90 @@ final class PostgresStore implements Store {
     SerializedDraft serialized = SerializedDraft.of(draft);
     // Not marked single-statement: a failed statement aborts a PostgreSQL transaction, so even a lone insert
     // needs its savepoint for the batch's other writes to commit.
-    return writer.submit(w -> ((SqlWriter) w).append(serialized), false);
+    return submit(w -> ((SqlWriter) w).append(serialized), false);
+  }
+
+  private <T> T submit(Function<StoreWriter, T> work, boolean singleStatement) {
+    PostgresWriter writer = writer();
+    try {
+      return writer.submit(work, singleStatement);
+    } catch (RuntimeException e) {
+      if (!closed && PostgresConnections.connectionLost(e)) {
+        replace(writer);
+      }
+      throw translated(e);
+    }
+  }
+
+  /** The writing session, or a clear error while a new one is opened (or could not be). */
+  private PostgresWriter writer() {
+    PostgresWriter writer = session.get();
+    if (writer != null) {
+      return writer;
+    }
+    if (closed) {
+      throw new RoundhouseException("store_closed", "the store is closed");
+    }
+    // The last attempt failed (the server was still away), or one is under way: try (again) now.
+    replace(null);
+    writer = session.get();
+    if (writer == null) {
+      throw new RoundhouseException("store_unavailable",
+          "lost the connection to the PostgreSQL database " + url.redacted() + "; reconnecting");
+    }
+    return writer;
+  }
+
+  /**
+   * Retires {@code lost} and opens a new session, once however many writes found it gone: the caller that
+   * swaps {@code lost} out does it; the others see no session and fail at once with {@code store_unavailable}.
+   * A session that cannot be opened (the server still away) leaves none, and the next write tries again.
+   */
+  private void replace(PostgresWriter lost) {
+    if (lost != null) {
+      if (!session.compareAndSet(lost, null)) {
+        return; // another caller is replacing it
+      }
+      StoreStats done = lost.writer.stats();
+      retired.updateAndGet(s -> new StoreStats(s.commits() + done.commits(), s.writes() + done.writes(),
+          s.commitNanos() + done.commitNanos()));
+      lost.close();
+      log.warn("lost the connection to the PostgreSQL database {}; reconnecting", url.redacted());
+    }
+    PostgresWriter fresh;
+    try {
+      fresh = PostgresWriter.open(url, clock, maxBatch, sink, false);
+    } catch (RoundhouseException e) {
+      log.warn("cannot reconnect to the PostgreSQL database yet: {}", e.getMessage());
+      return;
+    }
+    if (closed || !session.compareAndSet(null, fresh)) {
+      fresh.close();
+    } else {
+      log.info("reconnected to the PostgreSQL database {}", url.redacted());
+    }
+  }
+
+  /**
+   * A refused NUL becomes the caller's error; a lost connection says so. PostgreSQL text cannot hold U+0000
+   * (SQLite's can): the server refuses it as an invalid byte sequence (SQLSTATE 22021), so it is an {@code
+   * invalid_input} naming the character, not an internal error; nothing was written.
+   */
+  private RuntimeException translated(RuntimeException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLException sql && "22021".equals(sql.getSQLState())) {
+        return new RoundhouseException.InvalidInput(
+            "the text holds a NUL character (U+0000), which the PostgreSQL store cannot keep; remove it and try again");
+      }
+      if (cause.getCause() == cause) {
+        break;
+      }
+    }
+    if (PostgresConnections.connectionLost(e)) {
+      return new RoundhouseException("store_unavailable", "lost the connection to the PostgreSQL database "
+          + url.redacted() + " (a write in flight may or may not have committed); reconnecting", e);
+    }
+    return e;
   }
 
   @Override
@@ -289,7 +224,11 @@ final class PostgresStore implements Store {
 
   @Override
   public StoreStats stats() {
-    return writer.stats();
+    StoreStats before = retired.get();
+    PostgresWriter writer = session.get();
+    StoreStats now = writer == null ? new StoreStats(0, 0, 0) : writer.writer.stats();
+    return new StoreStats(before.commits() + now.commits(), before.writes() + now.writes(),
+        before.commitNanos() + now.commitNanos());
   }
 
   @Override
@@ -309,7 +248,7 @@ final class PostgresStore implements Store {
    */
   @Override
   public Compaction compact() {
-    return writer.submitOutsideTransaction(handle -> {
+    return writer().writer.submitOutsideTransaction(handle -> {
       long before = databaseSize(handle);
       handle.execute("VACUUM (ANALYZE) events");
       return new Compaction(before, databaseSize(handle), false);
@@ -326,10 +265,10 @@ final class PostgresStore implements Store {
       return;
     }
     closed = true;
-    writer.close();
-    eventInserter.close();
-    writerHandle.close();
+    PostgresWriter writer = session.getAndSet(null);
+    if (writer != null) {
+      writer.close();
+    }
     pool.close();
-    closeQuietly(hubLock);
   }
 }

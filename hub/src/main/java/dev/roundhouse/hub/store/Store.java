@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.store;
 
+import dev.roundhouse.hub.core.DatabaseUrl;
 import dev.roundhouse.hub.events.EventLog;
 import dev.roundhouse.hub.events.EventSink;
 import dev.roundhouse.hub.model.Worker;

@@ -1,5 +1,6 @@
 package dev.roundhouse.hub.store;
 
+import dev.roundhouse.hub.core.DatabaseUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

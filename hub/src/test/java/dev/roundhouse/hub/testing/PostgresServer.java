@@ -1,6 +1,6 @@
 package dev.roundhouse.hub.testing;
 
-import dev.roundhouse.hub.store.DatabaseUrl;
+import dev.roundhouse.hub.core.DatabaseUrl;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -44,14 +44,38 @@ public final class PostgresServer {
   private final Path root;
   private final int port;
   private final String password;
-  private final Process process;
+  private final List<String> watcher;
+  private volatile Process process;
   private final AtomicInteger databases = new AtomicInteger();
 
-  private PostgresServer(Path root, int port, String password, Process process) {
+  private PostgresServer(Path root, int port, String password, List<String> watcher) {
     this.root = root;
     this.port = port;
     this.password = password;
-    this.process = process;
+    this.watcher = watcher;
+  }
+
+  /**
+   * A server of the caller's own, for a test that stops or restarts it ({@link #restart}); {@link #close}
+   * stops it. Most tests share {@link #shared()}.
+   */
+  public static PostgresServer startPrivate() {
+    return start();
+  }
+
+  /**
+   * Stops the server as a crash would (an immediate shutdown: every session is cut) and starts it again on the
+   * same port and data, returning once it accepts connections.
+   */
+  public void restart() {
+    halt();
+    launch();
+    awaitReady();
+  }
+
+  /** Stops a server from {@link #startPrivate()} and deletes its data. */
+  public void close() {
+    stop();
   }
 
   /** The JVM's server, started on first use. */
@@ -143,15 +167,23 @@ public final class PostgresServer {
       // The shell starts the server, then waits on its standard input (our pipe); end of file means this JVM is
       // gone or done: SIGQUIT is the server's immediate shutdown.
       String watch = postgres + " > " + root.resolve("server.log") + " 2>&1 & pid=$!; cat > /dev/null; kill -QUIT $pid; wait $pid";
-      Process process = new ProcessBuilder(asServerUser(root0, List.of("sh", "-c", watch)))
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      PostgresServer server = new PostgresServer(root, port, password, process);
+      PostgresServer server = new PostgresServer(root, port, password, asServerUser(root0, List.of("sh", "-c", watch)));
+      server.launch();
       server.awaitReady();
       return server;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start PostgreSQL from " + bin, e);
+    }
+  }
+
+  private void launch() {
+    try {
+      process = new ProcessBuilder(watcher)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start PostgreSQL", e);
     }
   }
 
@@ -184,6 +216,17 @@ public final class PostgresServer {
 
   /** Stops the server (closing our end of the pipe is what stops it) and deletes its folder. */
   void stop() {
+    halt();
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary folder; the next boot clears it
+    }
+  }
+
+  /** Closing our end of the pipe makes the watcher shut the server down at once (SIGQUIT). */
+  private void halt() {
+    Process process = this.process;
     try {
       OutputStream in = process.getOutputStream();
       in.close();
@@ -192,11 +235,6 @@ public final class PostgresServer {
       }
     } catch (IOException | InterruptedException e) {
       process.destroyForcibly();
-    }
-    try (Stream<Path> files = Files.walk(root)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // a temporary folder; the next boot clears it
     }
   }
 

@@ -1,6 +1,5 @@
-package dev.roundhouse.hub.store;
+package dev.roundhouse.hub.core;
 
-import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,9 +1,8 @@
-package dev.roundhouse.hub.store;
+package dev.roundhouse.hub.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.roundhouse.hub.core.RoundhouseException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
