@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.Locks;
+import dev.roundhouse.hub.core.HostName;
 import dev.roundhouse.hub.core.RoundhouseException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -91,7 +91,7 @@ public final class HomeLock implements AutoCloseable {
       }
       ObjectNode holder = Json.mapper().createObjectNode();
       holder.put("pid", ProcessHandle.current().pid());
-      holder.put("host", hostName());
+      holder.put("host", HostName.local());
       holder.put("started_at", now.toString());
       HomeLock homeLock = new HomeLock(key, channel, lock, holder);
       homeLock.guard.lock();
@@ -217,14 +217,6 @@ public final class HomeLock implements AutoCloseable {
       channel.force(true);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "localhost";
     }
   }
 

@@ -1,9 +1,8 @@
 package dev.roundhouse.hub;
 
+import dev.roundhouse.hub.core.HostName;
 import dev.roundhouse.hub.model.Worker;
 import dev.roundhouse.hub.store.Store;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +48,7 @@ final class WorkerHeartbeat implements AutoCloseable {
     Instant now = heartbeat.now();
     store.write(w -> {
       w.workers().forEach(dead -> w.removeWorker(dead.id()));
-      w.putWorker(new Worker(heartbeat.id, hostName(), ProcessHandle.current().pid(), null, now, now));
+      w.putWorker(new Worker(heartbeat.id, HostName.local(), ProcessHandle.current().pid(), null, now, now));
       return null;
     });
     heartbeat.timer.scheduleWithFixedDelay(heartbeat::beat, INTERVAL.toMillis(), INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
@@ -72,7 +71,7 @@ final class WorkerHeartbeat implements AutoCloseable {
       boolean known = store.write(w -> w.beat(id, url, now));
       if (!known) {
         store.write(w -> {
-          w.putWorker(new Worker(id, hostName(), ProcessHandle.current().pid(), url, now, now));
+          w.putWorker(new Worker(id, HostName.local(), ProcessHandle.current().pid(), url, now, now));
           return null;
         });
       }
@@ -84,14 +83,6 @@ final class WorkerHeartbeat implements AutoCloseable {
 
   private Instant now() {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
-  }
-
-  static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "localhost";
-    }
   }
 
   /** Stops beating and removes the row; a hub that is killed instead leaves it to age. */

@@ -3,6 +3,7 @@ package dev.roundhouse.hub.store;
 import dev.roundhouse.hub.core.DatabaseUrl;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.roundhouse.hub.core.HostName;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.model.Worker;
 import java.sql.Connection;
@@ -72,7 +73,7 @@ final class PostgresConnections {
    * turns as their own, so a second is refused, as a second hub on one home is.
    */
   static Connection lockDatabase(DatabaseUrl url) {
-    String self = "roundhouse hub pid " + ProcessHandle.current().pid() + " on " + hostName();
+    String self = "roundhouse hub pid " + ProcessHandle.current().pid() + " on " + HostName.local();
     Connection connection;
     try {
       connection = connect(url, self);
@@ -160,14 +161,6 @@ final class PostgresConnections {
       connection.close();
     } catch (SQLException e) {
       // closing anyway; the server drops the session's locks with it
-    }
-  }
-
-  private static String hostName() {
-    try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (java.net.UnknownHostException e) {
-      return "an unnamed host";
     }
   }
 

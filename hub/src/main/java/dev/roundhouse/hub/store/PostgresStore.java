@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class PostgresStore implements Store {
+final class PostgresStore extends SqlStore {
   private static final Logger log = LoggerFactory.getLogger(PostgresStore.class);
 
   private final DatabaseUrl url;
@@ -205,21 +205,6 @@ final class PostgresStore implements Store {
           + url.redacted() + " (a write in flight may or may not have committed); reconnecting", e);
     }
     return e;
-  }
-
-  @Override
-  public List<Event> eventsAfter(long after, int limit) {
-    return read(reader -> ((SqlReader) reader).eventsAfter(after, limit));
-  }
-
-  @Override
-  public List<Event> taskEventsAfter(long task, long after, int limit) {
-    return read(reader -> reader.runner().taskEvents(task, after, Long.MAX_VALUE, limit, false));
-  }
-
-  @Override
-  public long lastSeq() {
-    return read(reader -> ((SqlReader) reader).lastSeq());
   }
 
   @Override

@@ -35,7 +35,7 @@ import dev.roundhouse.hub.model.Compaction;
  *
  * <p>Thread-safe.
  */
-final class SqliteStore implements Store {
+final class SqliteStore extends SqlStore {
   private static final int READ_POOL = 4;
 
   private final Jdbi readers;
@@ -119,21 +119,6 @@ final class SqliteStore implements Store {
     // Serialized here, on the caller's thread: the writer thread is every event's critical path.
     SerializedDraft serialized = SerializedDraft.of(draft);
     return writer.submit(w -> ((SqlWriter) w).append(serialized), true);
-  }
-
-  @Override
-  public List<Event> eventsAfter(long after, int limit) {
-    return read(reader -> ((SqlReader) reader).eventsAfter(after, limit));
-  }
-
-  @Override
-  public List<Event> taskEventsAfter(long task, long after, int limit) {
-    return read(reader -> reader.runner().taskEvents(task, after, Long.MAX_VALUE, limit, false));
-  }
-
-  @Override
-  public long lastSeq() {
-    return read(reader -> ((SqlReader) reader).lastSeq());
   }
 
   @Override
