@@ -40,6 +40,7 @@ final class RoundhouseCommand implements Runnable {
       EventsCommand.class,
       OpsCommand.class,
       DoctorCommand.class,
+      StoreCommand.class,
       BenchCommand.class,
       RunCommand.class,
       DemoCommand.class,

@@ -92,6 +92,37 @@ class ServePostgresTest {
     }
   }
 
+  @Test
+  void storeCopyMovesAHomesSqliteDatabaseIntoPostgresqlOnceTheHubHasStopped() throws IOException {
+    PostgresServer.Database database = PostgresServer.shared().newDatabase();
+    Path home = dir.resolve("sqlite-home");
+    Path repo = Files.createDirectories(dir.resolve("repos/api"));
+    try (RoundhouseProcess hub = RoundhouseProcess.start(home, "serve", "--port", "0")) {
+      hub.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      assertThat(RoundhouseProcess.run(home, RUN, "project", "add", "api", repo.toString()).exit()).isZero();
+      assertThat(RoundhouseProcess.run(home, RUN, "task", "add", "--project", "api", "Moved", "over").exit()).isZero();
+      CliResult refused = RoundhouseProcess.run(home, RUN, "store", "copy", "--to", database.url());
+      assertThat(refused.exit()).isEqualTo(1);
+      assertThat(refused.err()).contains("another Roundhouse hub is using " + home);
+      hub.terminate();
+      assertThat(hub.awaitExit(RUN)).isZero();
+    }
+
+    CliResult copy = RoundhouseProcess.run(home, RUN, "store", "copy", "--to", database.url());
+    assertThat(copy.exit()).as("%s", copy).isZero();
+    assertThat(copy.out()).containsPattern("(?m)^tasks +1$").containsPattern("(?m)^projects +1$")
+        .contains("serve from it with ROUNDHOUSE_DATABASE_URL=" + database.urlWithoutPassword())
+        .doesNotContain(database.server().password());
+
+    try (RoundhouseProcess hub = serve(dir.resolve("team"), database)) {
+      hub.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      CliResult list = RoundhouseProcess.run(dir.resolve("team"), RUN, "task", "list", "--json");
+      assertThat(list.json().path("tasks").get(0).path("title").asText()).isEqualTo("Moved over");
+      hub.terminate();
+      assertThat(hub.awaitExit(RUN)).isZero();
+    }
+  }
+
   private static RoundhouseProcess serve(Path home, PostgresServer.Database database) {
     ProcessBuilder serve = RoundhouseProcess.builder(home, List.of(), "serve", "--port", "0");
     serve.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import dev.roundhouse.hub.core.RoundhouseException;
@@ -98,6 +99,17 @@ public interface Hub extends AutoCloseable {
    */
   static String describeDatabase(DatabaseUrl url) {
     return Store.describe(url);
+  }
+
+  /**
+   * Moves a home's store to PostgreSQL: copies the SQLite database of {@code config}'s home into the empty
+   * PostgreSQL database at {@code target}, holding the home's lock meanwhile (so no hub runs on it), every
+   * row kept with its id and sequence number. Returns the rows copied per table.
+   */
+  static Map<String, Long> copyStoreToPostgres(HubConfig config, DatabaseUrl target) {
+    try (HomeLock lock = HomeLock.acquire(config.lockFile(), config.clock().instant())) {
+      return Store.copySqliteToPostgres(config.database(), target);
+    }
   }
 
   /** The hub processes registered on the PostgreSQL database at {@code url} ({@code doctor}). */

@@ -6,6 +6,7 @@ import dev.roundhouse.hub.events.EventSink;
 import dev.roundhouse.hub.model.Worker;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.time.Clock;
 import java.util.function.Function;
 import dev.roundhouse.hub.events.Event;
@@ -92,6 +93,15 @@ public interface Store extends EventLog, AutoCloseable {
    */
   static List<Worker> workers(DatabaseUrl url) {
     return PostgresStore.workers(url);
+  }
+
+  /**
+   * Copies the SQLite database {@code sqlite} into the empty PostgreSQL database at {@code target}, every row
+   * kept with its id and sequence number, in one transaction; returns the rows copied per table. No hub may
+   * be using either.
+   */
+  static Map<String, Long> copySqliteToPostgres(Path sqlite, DatabaseUrl target) {
+    return StoreCopy.copy(sqlite, target);
   }
 
   /** The backend behind this store: {@code sqlite} or {@code postgresql}. */
