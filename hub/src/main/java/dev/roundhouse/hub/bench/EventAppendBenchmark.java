@@ -75,10 +75,13 @@ public final class EventAppendBenchmark {
     measure("warm-up", Math.max(1, eventsPerProducer / 20), sqlite(dir.resolve("warmup-single.db"), 1));
     Figures grouped = measure("group commit", eventsPerProducer, sqlite(dir.resolve("grouped.db"), 256));
     Figures perEvent = measure("one tx per event", eventsPerProducer, sqlite(dir.resolve("per-event.db"), 1));
-    Figures onPostgres = postgres == null ? null : measurePostgres(out);
+    List<Figures> postgresRows = postgres == null ? List.of() : measurePostgres(out);
+    Figures onPostgres = postgresRows.isEmpty() ? null : postgresRows.getFirst();
     out.printf(Locale.ROOT, "%-24s %8s %8s %9s %11s %22s %10s%n",
         "mode", "events", "commits", "seconds", "events/s", "commit-to-delivery p50", "p99");
-    for (Figures f : onPostgres == null ? List.of(grouped, perEvent) : List.of(grouped, perEvent, onPostgres)) {
+    List<Figures> rows = new ArrayList<>(List.of(grouped, perEvent));
+    rows.addAll(postgresRows);
+    for (Figures f : rows) {
       out.printf(Locale.ROOT, "%-24s %8d %8d %9.3f %11.0f %19.3f ms %7.3f ms%n",
           f.mode(), f.events(), f.commits(), f.seconds(), f.eventsPerSecond(), f.deliveryP50Millis(), f.deliveryP99Millis());
     }
@@ -87,6 +90,8 @@ public final class EventAppendBenchmark {
     double postgresRatio = onPostgres == null ? 0 : onPostgres.eventsPerSecond() / grouped.eventsPerSecond();
     if (onPostgres != null) {
       out.printf(Locale.ROOT, "ratio postgresql / sqlite group commit: %.2fx (events/s)%n", postgresRatio);
+      out.printf(Locale.ROOT, "ratio postgresql streamed / sqlite group commit: %.2fx (events/s)%n",
+          postgresRows.get(1).eventsPerSecond() / grouped.eventsPerSecond());
     }
     out.flush();
     return new Result(grouped, perEvent, ratio, onPostgres, postgresRatio);
@@ -97,7 +102,7 @@ public final class EventAppendBenchmark {
   }
 
   /** Group commit on PostgreSQL, in a schema made for the run and dropped after it. */
-  private Figures measurePostgres(PrintWriter out) throws Exception {
+  private List<Figures> measurePostgres(PrintWriter out) throws Exception {
     String schema = "roundhouse_bench_" + ProcessHandle.current().pid();
     out.printf(Locale.ROOT, "and on PostgreSQL %s, schema %s%n", postgres.redacted(), schema);
     out.flush();
@@ -108,13 +113,22 @@ public final class EventAppendBenchmark {
       DatabaseUrl scratch = postgres.inSchema(schema);
       Function<EventSink, Store> open = sink -> Store.postgres(scratch, Clock.systemUTC(), 256, sink);
       measure("warm-up", Math.max(1, eventsPerProducer / 4), open);
-      return measure("postgresql group commit", eventsPerProducer, open);
+      return List.of(measure("postgresql group commit", eventsPerProducer, open),
+          measure("postgresql streamed", eventsPerProducer, open, true));
     } finally {
       admin.useHandle(h -> h.execute("DROP SCHEMA " + schema + " CASCADE"));
     }
   }
 
   private Figures measure(String mode, int perProducer, Function<EventSink, Store> open) throws Exception {
+    return measure(mode, perProducer, open, false);
+  }
+
+  /**
+   * @param streamed through {@link Store#append} (a turn's streamed events: one statement, no savepoint) rather
+   *     than a write that appends (every other change's events)
+   */
+  private Figures measure(String mode, int perProducer, Function<EventSink, Store> open, boolean streamed) throws Exception {
     EventBus bus = new EventBus();
     AtomicLong commits = new AtomicLong();
     int total = producers * perProducer;
@@ -144,7 +158,12 @@ public final class EventAppendBenchmark {
         work.add(threads.submit(() -> {
           go.await();
           for (int i = 0; i < perProducer; i++) {
-            store.write(w -> w.append(new EventDraft("bench.event", Actor.SCHEDULER, null, null, payload)));
+            EventDraft draft = new EventDraft("bench.event", Actor.SCHEDULER, null, null, payload);
+            if (streamed) {
+              store.append(draft);
+            } else {
+              store.write(w -> w.append(draft));
+            }
           }
           return null;
         }));

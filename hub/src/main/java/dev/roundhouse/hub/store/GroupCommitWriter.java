@@ -43,6 +43,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Savepoints savepoints;
   private final Thread thread;
   private volatile boolean closed;
+  private final boolean failureAbortsTransaction;
   private final LongAdder commits = new LongAdder();
   private final LongAdder committedWrites = new LongAdder();
   private final LongAdder commitNanos = new LongAdder();
@@ -57,6 +58,21 @@ final class GroupCommitWriter implements AutoCloseable {
       int maxBatch,
       EventSink sink,
       Function<List<Event>, StoreWriterContext> contexts) {
+    this(handle, maxBatch, sink, contexts, false);
+  }
+
+  /**
+   * @param failureAbortsTransaction a failed statement aborts the whole transaction (PostgreSQL; SQLite
+   *     undoes the statement alone): a single-statement write that fails without a savepoint then fails its
+   *     whole group, which is rolled back rather than committed
+   */
+  GroupCommitWriter(
+      Handle handle,
+      int maxBatch,
+      EventSink sink,
+      Function<List<Event>, StoreWriterContext> contexts,
+      boolean failureAbortsTransaction) {
+    this.failureAbortsTransaction = failureAbortsTransaction;
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1");
     }
@@ -198,6 +214,22 @@ final class GroupCommitWriter implements AutoCloseable {
         batch.getFirst().complete();
         return;
       }
+      Job<?> unisolated = failureAbortsTransaction ? firstUnisolatedFailure(batch) : null;
+      if (unisolated != null) {
+        // The server has aborted the transaction: a commit would only roll it back. Nothing of it was written.
+        handle.rollback();
+        RoundhouseException undone = new RoundhouseException("store_error",
+            "not written: another write committed with it failed (" + unisolated.failure + ")", unisolated.failure);
+        // Every other write fails with that cause: those after it failed only because the transaction was aborted.
+        batch.forEach(job -> {
+          if (job != unisolated) {
+            job.events.clear();
+            job.failure = undone;
+          }
+          job.complete();
+        });
+        return;
+      }
       handle.commit();
       commits.increment();
       committedWrites.add(batch.size());
@@ -233,6 +265,15 @@ final class GroupCommitWriter implements AutoCloseable {
   /** Transactions committed, the writes they held, and the time from begin to commit, since the start. */
   StoreStats stats() {
     return new StoreStats(commits.sum(), committedWrites.sum(), commitNanos.sum());
+  }
+
+  private static Job<?> firstUnisolatedFailure(List<Job<?>> batch) {
+    for (Job<?> job : batch) {
+      if (job.singleStatement && job.failure != null) {
+        return job;
+      }
+    }
+    return null;
   }
 
   @Override

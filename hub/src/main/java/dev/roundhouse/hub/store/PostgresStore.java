@@ -119,9 +119,10 @@ final class PostgresStore extends SqlStore {
   @Override
   public Event append(EventDraft draft) {
     SerializedDraft serialized = SerializedDraft.of(draft);
-    // Not marked single-statement: a failed statement aborts a PostgreSQL transaction, so even a lone insert
-    // needs its savepoint for the batch's other writes to commit.
-    return submit(w -> ((SqlWriter) w).append(serialized), false);
+    // One statement with no savepoint of its own: a savepoint is two more round trips to the server per event,
+    // and an event insert fails only when the connection does. Should one fail, the writer rolls back its whole
+    // group (a failed statement aborts a PostgreSQL transaction) and fails each write in it.
+    return submit(w -> ((SqlWriter) w).append(serialized), true);
   }
 
   private <T> T submit(Function<StoreWriter, T> work, boolean singleStatement) {
@@ -191,6 +192,9 @@ final class PostgresStore extends SqlStore {
    * invalid_input} naming the character, not an internal error; nothing was written.
    */
   private RuntimeException translated(RuntimeException e) {
+    if (e instanceof RoundhouseException said && !PostgresConnections.connectionLost(e)) {
+      return said; // already says what happened (a write undone with another's failure names that failure as its cause)
+    }
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLException sql && "22021".equals(sql.getSQLState())) {
         return new RoundhouseException.InvalidInput(

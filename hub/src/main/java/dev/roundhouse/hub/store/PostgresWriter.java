@@ -42,7 +42,7 @@ final class PostgresWriter implements AutoCloseable {
       EventInserter inserter = new EventInserter(handle.getConnection(), Dialect.POSTGRESQL);
       Handle writing = handle;
       GroupCommitWriter writer = new GroupCommitWriter(handle, maxBatch, sink,
-          events -> new SqlWriter(writing, Dialect.POSTGRESQL, clock, inserter, events));
+          events -> new SqlWriter(writing, Dialect.POSTGRESQL, clock, inserter, events), true);
       return new PostgresWriter(lock, handle, inserter, writer);
     } catch (SQLException | RuntimeException e) {
       if (handle != null) {

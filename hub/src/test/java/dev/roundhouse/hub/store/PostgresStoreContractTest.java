@@ -8,6 +8,13 @@ import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.EventSink;
 import dev.roundhouse.hub.testing.ManualClock;
 import dev.roundhouse.hub.testing.PostgresServer;
+import dev.roundhouse.hub.events.Event;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The store contract on PostgreSQL: a real server ({@link PostgresServer}), a new database per test. */
@@ -38,6 +45,38 @@ class PostgresStoreContractTest extends StoreContract {
         .hasMessageContaining("roundhouse hub pid " + ProcessHandle.current().pid())
         .hasMessageNotContaining(database.server().password());
     assertThat(store.read(StoreReader::projects)).isEmpty();
+  }
+
+  @Test
+  void anEventInsertThatFailsUndoesItsGroupAndNothingUnstoredIsPublished() throws Exception {
+    List<Future<Event>> appends = new ArrayList<>();
+    try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+      for (int i = 0; i < 60; i++) {
+        String type = i == 30 ? "bad\u0000type" : "test.event";
+        int n = i;
+        appends.add(pool.submit(() -> store.append(draft(type, null, n))));
+      }
+    }
+    int stored = 0;
+    for (int i = 0; i < appends.size(); i++) {
+      try {
+        appends.get(i).get();
+        stored++;
+      } catch (ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOf(RoundhouseException.class);
+        if (i == 30) {
+          assertThat(e.getCause()).hasMessageContaining("NUL character");
+        } else {
+          assertThat(e.getCause()).hasMessageContaining("not written: another write committed with it failed");
+        }
+      }
+    }
+    assertThat(stored).isLessThan(60);
+    List<Event> inStore = store.eventsAfter(0, 100);
+    assertThat(inStore).hasSize(stored);
+    assertThat(published).as("every published event is stored, in order, gap-free")
+        .extracting(Event::seq).containsExactlyElementsOf(inStore.stream().map(Event::seq).toList());
+    assertThat(store.append(draft("test.event", null, 99)).seq()).isEqualTo(stored + 1);
   }
 
   @Test
