@@ -140,7 +140,7 @@ final class Doctor {
     boolean lost = false;
     for (Worker w : workers) {
       long silent = Math.max(0, Duration.between(w.heartbeatAt(), now).toSeconds());
-      boolean gone = silent >= 30;
+      boolean gone = w.lost(now);
       lost |= gone;
       lines.add("pid " + w.pid() + " on " + w.host() + (w.url() == null ? "" : " at " + w.url()) + ", heartbeat "
           + silent + " s ago" + (gone ? " (lost: not running, or cannot reach the database)" : ""));

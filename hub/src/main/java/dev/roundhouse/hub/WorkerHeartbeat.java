@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * This hub's row in the database's worker registry: written at open, beaten every {@link #INTERVAL} (with
  * the URL the server published, once it listens), removed at a clean close. A hub that dies leaves its row
- * behind, its heartbeat ageing: {@code doctor} calls a worker silent for {@link #LOST_AFTER} lost.
+ * behind, its heartbeat ageing: {@code doctor} calls a worker silent for {@link Worker#LOST_AFTER} lost.
  *
  * <p>For now one hub holds a database (the home lock on SQLite, an advisory lock on PostgreSQL), so the rows
  * of any other worker are a dead hub's, and opening retires them.
@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class WorkerHeartbeat implements AutoCloseable {
   static final Duration INTERVAL = Duration.ofSeconds(5);
-  static final Duration LOST_AFTER = Duration.ofSeconds(30);
   private static final Logger log = LoggerFactory.getLogger(WorkerHeartbeat.class);
 
   private final Store store;

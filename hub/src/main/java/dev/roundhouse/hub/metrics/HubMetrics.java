@@ -46,6 +46,9 @@ public final class HubMetrics implements AutoCloseable {
 
   private record Gauged(String description, Supplier<Number> value) {}
 
+  /** What a scrape reads from the store, in one snapshot. */
+  private record StoreFigures(List<TurnCount> turns, int queued, int pending) {}
+
   /** The registry and what it holds that a scrape refreshes or close releases. */
   private record Registry(PrometheusMeterRegistry meters, MultiGauge turns, AtomicLong queued, AtomicLong pending,
       JvmGcMetrics gc) {}
@@ -67,14 +70,14 @@ public final class HubMetrics implements AutoCloseable {
   /** Everything, in the Prometheus text exposition format (version 0.0.4). */
   public String scrape() {
     Registry r = registry();
-    List<TurnCount> turns = store.read(reader -> reader.runner().turnCounts());
-    int queued = store.read(reader -> reader.runner().queuedMessages());
-    int pending = store.read(reader -> reader.runner().pendingCounts().values().stream().mapToInt(Integer::intValue).sum());
-    r.turns().register(turns.stream()
+    StoreFigures figures = store.read(reader -> new StoreFigures(reader.runner().turnCounts(),
+        reader.runner().queuedMessages(),
+        reader.runner().pendingCounts().values().stream().mapToInt(Integer::intValue).sum()));
+    r.turns().register(figures.turns().stream()
         .map(t -> MultiGauge.Row.of(Tags.of("driver", t.driver(), "status", t.status()), t.turns()))
         .toList(), true);
-    r.queued().set(queued);
-    r.pending().set(pending);
+    r.queued().set(figures.queued());
+    r.pending().set(figures.pending());
     counts.durable.forEach((type, adder) ->
         FunctionCounter.builder("roundhouse.events", adder, a -> a.sum())
             .description("Durable events stored and published since the hub started, by type")

@@ -76,14 +76,6 @@ final class PostgresStore extends SqlStore {
     }
   }
 
-  static String describe(DatabaseUrl url) {
-    return PostgresConnections.describe(url);
-  }
-
-  static List<dev.roundhouse.hub.model.Worker> workers(DatabaseUrl url) {
-    return PostgresConnections.workers(url);
-  }
-
   @Override
   public <T> T read(Function<StoreReader, T> work) {
     if (closed) {

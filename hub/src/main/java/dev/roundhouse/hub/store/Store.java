@@ -83,7 +83,7 @@ public interface Store extends EventLog, AutoCloseable {
    * went wrong when it cannot connect.
    */
   static String describe(DatabaseUrl url) {
-    return PostgresStore.describe(url);
+    return PostgresConnections.describe(url);
   }
 
   /**
@@ -92,7 +92,7 @@ public interface Store extends EventLog, AutoCloseable {
    * cannot connect.
    */
   static List<Worker> workers(DatabaseUrl url) {
-    return PostgresStore.workers(url);
+    return PostgresConnections.workers(url);
   }
 
   /**

@@ -402,6 +402,8 @@ abstract class StoreContract {
     assertThat(wrote(w -> w.beat("w-1", "http://10.0.0.1:7420", T0.plusSeconds(5)))).isTrue();
     assertThat(wrote(w -> w.beat("w-2", null, T0.plusSeconds(6)))).isTrue();
     assertThat(wrote(w -> w.beat("w-gone", null, T0.plusSeconds(6)))).isFalse();
+    assertThat(first.lost(T0.plusSeconds(29))).isFalse();
+    assertThat(first.lost(T0.plusSeconds(30))).as("silent for Worker.LOST_AFTER").isTrue();
     assertThat(list(StoreReader::workers)).containsExactly(
         new Worker("w-1", "build-1", 101, "http://10.0.0.1:7420", T0, T0.plusSeconds(5)),
         new Worker("w-2", "build-2", 202, "http://10.0.0.2:7420", T0.plusSeconds(1), T0.plusSeconds(6)));
