@@ -7,13 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.TestHub;
-import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesExtension;
-import dev.roundhouse.services.hub.ServicesSettings;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,9 +21,8 @@ class ServiceCommandsTest {
 
   @BeforeEach
   void startHubWithAService() {
-    int base = 45_000 + ThreadLocalRandom.current().nextInt(400) * 10;
     hub = TestHub.withExtensions(config -> config, List.of(), List.of(new ServicesExtension(
-        ServicesSettings.defaults().withPorts(new PortPlan(base, 20, 10)).withStopGrace(Duration.ofSeconds(2)))));
+        CliTestSupport.servicesSettings())));
     cli = context(hub);
     ok(cli, "project", "add", "web", hub.folder("web"));
     hub.http().op("service_define", Map.of("project", "web", "name", "hello",

@@ -7,16 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesExtension;
-import dev.roundhouse.services.hub.ServicesSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,9 +29,8 @@ class ShellCommandTest {
 
   @BeforeEach
   void startHub() {
-    int base = 45_000 + ThreadLocalRandom.current().nextInt(400) * 10;
     hub = TestHub.withExtensions(config -> config, List.of(), List.of(new ServicesExtension(
-        ServicesSettings.defaults().withPorts(new PortPlan(base, 20, 10)).withStopGrace(Duration.ofSeconds(2)))));
+        CliTestSupport.servicesSettings())));
     ok(context(hub), "project", "add", "web", hub.folder("web"));
   }
 

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.testing.Waits;
-import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesExtension;
-import dev.roundhouse.services.hub.ServicesSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,9 +46,8 @@ class ShellTerminalTest {
       }
       assumeTrue(false, "util-linux script is not installed at " + SCRIPT);
     }
-    int base = 45_000 + ThreadLocalRandom.current().nextInt(400) * 10;
     hub = TestHub.withExtensions(config -> config, List.of(), List.of(new ServicesExtension(
-        ServicesSettings.defaults().withPorts(new PortPlan(base, 20, 10)).withStopGrace(Duration.ofSeconds(2)))));
+        CliTestSupport.servicesSettings())));
     CliTestSupport.ok(CliTestSupport.context(hub), "project", "add", "web", hub.folder("web"));
   }
 

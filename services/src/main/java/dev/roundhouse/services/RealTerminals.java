@@ -30,16 +30,18 @@ final class RealTerminals implements Terminals {
   private final Duration reattachGrace;
   private final int scrollbackBytes;
   private final Duration hangupGrace;
+  private final Map<String, String> baseEnv;
   private final ConcurrentHashMap<String, PtyTerminal> sessions = new ConcurrentHashMap<>();
 
   RealTerminals(ProcessScopes processes, Scheduler scheduler, ProcessJournal journal, Duration reattachGrace,
-      int scrollbackBytes, Duration hangupGrace) {
+      int scrollbackBytes, Duration hangupGrace, Map<String, String> baseEnv) {
     this.processes = processes;
     this.scheduler = scheduler;
     this.journal = journal;
     this.reattachGrace = reattachGrace;
     this.scrollbackBytes = scrollbackBytes;
     this.hangupGrace = hangupGrace;
+    this.baseEnv = Map.copyOf(baseEnv);
   }
 
   @Override
@@ -48,10 +50,10 @@ final class RealTerminals implements Terminals {
       throw new ServiceException("the terminal's working directory " + spec.cwd() + " does not exist");
     }
     String id = UUID.randomUUID().toString();
-    Map<String, String> env = new HashMap<>(System.getenv());
+    Map<String, String> env = new HashMap<>(baseEnv);
     env.putIfAbsent("TERM", "xterm-256color");
     env.putAll(spec.env());
-    List<String> command = spec.command().isEmpty() ? defaultShell() : spec.command();
+    List<String> command = spec.command().isEmpty() ? defaultShell(baseEnv.get("SHELL")) : spec.command();
     ProcessScope scope = processes.open("terminal:" + id, journal);
     PtyProcess process;
     try {
@@ -120,8 +122,7 @@ final class RealTerminals implements Terminals {
     return hangupGrace;
   }
 
-  private static List<String> defaultShell() {
-    String shell = System.getenv("SHELL");
+  private static List<String> defaultShell(String shell) {
     for (String candidate : new String[] {shell, "/bin/bash", "/bin/sh"}) {
       if (candidate != null && Files.isExecutable(Path.of(candidate))) {
         return List.of(candidate, "-i");

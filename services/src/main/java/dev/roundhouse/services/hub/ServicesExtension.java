@@ -95,7 +95,7 @@ public final class ServicesExtension implements HubExtension {
     context.offerResource(logResource(hub));
     context.serve("services", new LogRoute(hub, KEEP_ALIVE, () -> closed));
     Terminals sessions = Terminals.create(context.processes(), settings.scheduler(), records.journal(null),
-        settings.reattachGrace(), settings.scrollbackBytes(), settings.hangupGrace());
+        settings.reattachGrace(), settings.scrollbackBytes(), settings.hangupGrace(), settings.baseEnv());
     TerminalRoute route = new TerminalRoute(hub, sessions);
     terminals.set(route);
     context.stopTaskProcessesWith(new TaskProcesses(hub, sessions));

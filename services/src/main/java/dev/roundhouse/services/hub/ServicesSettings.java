@@ -78,6 +78,12 @@ public record ServicesSettings(
         hangupGrace, logNoticeInterval, baseEnv, scheduler);
   }
 
+  /** These settings with {@code value} as the environment services and terminals start from. */
+  public ServicesSettings withBaseEnv(Map<String, String> value) {
+    return new ServicesSettings(ports, stopGrace, logLines, logChars, maxLineBytes, reattachGrace, scrollbackBytes,
+        hangupGrace, logNoticeInterval, value, scheduler);
+  }
+
   private static int number(Map<String, String> env, String name, int fallback, int min, int max) {
     String text = env.get(name);
     if (text == null || text.isBlank()) {

@@ -19,7 +19,11 @@ import java.util.List;
 public final class ContainedCrashingHub {
   private ContainedCrashingHub() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    ChildHub.main(() -> run(args));
+  }
+
+  private static void run(String[] args) throws Exception {
     Path home = Path.of(args[0]);
     boolean cleared = Boolean.parseBoolean(args[4]);
     InProcessHub hub = Hub.open(HubConfig.forHome(home).withPort(0), List.of(),

@@ -17,7 +17,11 @@ import java.util.List;
 public final class CrashingHub {
   private CrashingHub() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    ChildHub.main(() -> run(args));
+  }
+
+  private static void run(String[] args) throws Exception {
     Path home = Path.of(args[0]);
     InProcessHub hub = Hub.open(HubConfig.forHome(home), List.of(),
         List.of(new ServicesExtension(ServicesHubSupport.settings(Integer.parseInt(args[1])))));

@@ -72,7 +72,7 @@ final class Escapers {
         }).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
     // The escapes run in a non-interactive sh, whose background jobs are not group leaders (setsid execs in place).
     String line = "sh -c 'echo $PPID >> \"$1\"; " + escapes(clearedEnvironment).replace("'", "") + "' sh " + pids + "\n";
-    socket.sendBinary(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)), true).join();
+    socket.sendBinary(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)), true).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
     return socket;
   }
 

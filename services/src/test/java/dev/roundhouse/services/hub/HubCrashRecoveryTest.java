@@ -9,14 +9,10 @@ import dev.roundhouse.hub.process.Containment;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.testing.Waits;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,25 +29,14 @@ class HubCrashRecoveryTest {
   @Test
   void nextBootReapsLeftoversAndRestoresPerPolicyAndACleanRestartRestoresToo() throws Exception {
     int base = ServicesHubSupport.freeBase();
-    Process crashing = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        CrashingHub.class.getName(), home.toString(), String.valueOf(base))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     long kept;
     long dropped;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(crashing.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      do {
-        line = out.readLine();
-      } while (line != null && !line.startsWith("UP "));
-      assertThat(line).as("the crashing hub started its services").isNotNull();
-      String[] pids = line.split(" ");
-      kept = Long.parseLong(pids[1]);
-      dropped = Long.parseLong(pids[2]);
-    } finally {
-      crashing.destroyForcibly(); // SIGKILL
-      crashing.waitFor(30, TimeUnit.SECONDS);
-    }
+    try (ChildHub crashing = ChildHub.start(CrashingHub.class, home.resolve("crashing-hub.log"), home.toString(),
+        String.valueOf(base))) {
+      String[] up = crashing.awaitUp();
+      kept = Long.parseLong(up[0]);
+      dropped = Long.parseLong(up[1]);
+    } // SIGKILL
     // Each service leads its group as the hub's direct child, started with a parent-death signal where setpriv has one:
     // the kernel ends it with the hub (what it started waits for the next boot: ContainedProcessesTest).
     if (Containment.detect(home, Clock.systemUTC()).mechanisms().parentDeath()) {

@@ -43,7 +43,7 @@ class TerminalWebSocketTest {
 
   @AfterEach
   void stop() {
-    client.close();
+    client.shutdownNow(); // close() would wait for a socket a failed test left open
     hub.close();
   }
 
@@ -112,8 +112,9 @@ class TerminalWebSocketTest {
     WebSocket socket = connect(screen, "project=web&columns=100&rows=30");
     long pid = screen.pid();
 
-    type(socket, "echo \"port=$PORT\"; stty size\n");
-    screen.await("port=" + port + "\\r?\\n");
+    type(socket, "echo \"port=$PORT home=$HOME\"; stty size\n");
+    // The shell starts from the services' environment (HOME is the tests' own), not the hub JVM's.
+    screen.await("port=" + port + " home=" + java.util.regex.Pattern.quote(ServicesHubSupport.environment().get("HOME")) + "\\r?\\n");
     screen.await("30 100\\r?\\n");
     socket.sendText(Json.write(Map.of("type", "resize", "columns", 132, "rows", 43)), true).join();
     type(socket, "stty size\n");
