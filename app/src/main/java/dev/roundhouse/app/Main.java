@@ -13,6 +13,12 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    try {
+      LogSetup.apply(System.getenv());
+    } catch (IllegalArgumentException e) {
+      System.err.println("roundhouse: " + e.getMessage());
+      System.exit(ExitCode.USAGE.status());
+    }
     // Undertow and XNIO log through JBoss Logging; route it to SLF4J so simplelogger.properties applies.
     if (System.getProperty("org.jboss.logging.provider") == null) {
       System.setProperty("org.jboss.logging.provider", "slf4j");
