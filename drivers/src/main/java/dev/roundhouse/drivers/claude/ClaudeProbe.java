@@ -23,7 +23,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Asks the installed CLI about itself with short-lived commands: {@code --version}, {@code --help} (for
  * {@link CliHelp}) and {@code auth status} (its JSON). Each runs in a process group of its own with the
- * sessions' environment and is killed at {@code timeout}. Stateless; thread-safe.
+ * sessions' environment, in the {@linkplain #neutralDirectory() sessions' home}, and is killed at {@code timeout}. Stateless; thread-safe.
  */
 final class ClaudeProbe {
   /** What a command printed. */
@@ -95,6 +95,16 @@ final class ClaudeProbe {
     return AuthStatus.ok(name + ", logged in with " + how);
   }
 
+  /**
+   * Where the probes run: the sessions' home (whose {@code .claude} holds the user's own settings anyway), else
+   * {@code /}; never the hub's working directory, which may be a repository whose project settings (an
+   * {@code apiKeyHelper}, hooks) a probe about the installation must not pick up.
+   */
+  File neutralDirectory() {
+    String home = environment.get("HOME");
+    return home != null && !home.isBlank() && Files.isDirectory(Path.of(home)) ? new File(home) : new File("/");
+  }
+
   /** Runs the program with its configured arguments and {@code args}; empty when it could not run in time. */
   Optional<Output> run(List<String> args) {
     if (program().isEmpty()) {
@@ -104,6 +114,7 @@ final class ClaudeProbe {
     builder.environment().clear();
     builder.environment().putAll(environment);
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    builder.directory(neutralDirectory());
     Process process;
     try {
       process = builder.start();
