@@ -1,5 +1,6 @@
 package dev.roundhouse.drivers.acp;
 
+import dev.roundhouse.drivers.process.ProbeDirectory;
 import dev.roundhouse.drivers.process.ProcessGroups;
 import dev.roundhouse.hub.spi.AuthStatus;
 import java.io.File;
@@ -120,7 +121,8 @@ final class AuthCheck {
     command.addAll(config.versionArgs());
     Process process = null;
     try {
-      ProcessBuilder builder = new ProcessBuilder(ProcessGroups.inOwnGroup(command)).redirectErrorStream(true);
+      ProcessBuilder builder = new ProcessBuilder(ProcessGroups.inOwnGroup(command)).redirectErrorStream(true)
+          .directory(ProbeDirectory.of(environment));
       builder.environment().clear();
       builder.environment().putAll(environment);
       process = builder.start();

@@ -2,6 +2,7 @@ package dev.roundhouse.drivers.claude;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.drivers.process.AgentCommand;
+import dev.roundhouse.drivers.process.ProbeDirectory;
 import dev.roundhouse.drivers.process.ProcessGroups;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.spi.AuthStatus;
@@ -23,7 +24,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Asks the installed CLI about itself with short-lived commands: {@code --version}, {@code --help} (for
  * {@link CliHelp}) and {@code auth status} (its JSON). Each runs in a process group of its own with the
- * sessions' environment, in the {@linkplain #neutralDirectory() sessions' home}, and is killed at {@code timeout}. Stateless; thread-safe.
+ * sessions' environment, in the sessions' home ({@link ProbeDirectory}), and is killed at {@code timeout}.
+ * Stateless; thread-safe.
  */
 final class ClaudeProbe {
   /** What a command printed. */
@@ -95,16 +97,6 @@ final class ClaudeProbe {
     return AuthStatus.ok(name + ", logged in with " + how);
   }
 
-  /**
-   * Where the probes run: the sessions' home (whose {@code .claude} holds the user's own settings anyway), else
-   * {@code /}; never the hub's working directory, which may be a repository whose project settings (an
-   * {@code apiKeyHelper}, hooks) a probe about the installation must not pick up.
-   */
-  File neutralDirectory() {
-    String home = environment.get("HOME");
-    return home != null && !home.isBlank() && Files.isDirectory(Path.of(home)) ? new File(home) : new File("/");
-  }
-
   /** Runs the program with its configured arguments and {@code args}; empty when it could not run in time. */
   Optional<Output> run(List<String> args) {
     if (program().isEmpty()) {
@@ -114,7 +106,7 @@ final class ClaudeProbe {
     builder.environment().clear();
     builder.environment().putAll(environment);
     builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    builder.directory(neutralDirectory());
+    builder.directory(ProbeDirectory.of(environment));
     Process process;
     try {
       process = builder.start();
