@@ -74,10 +74,26 @@ final class RunFollower {
     try {
       read(stream, client, sink);
     } finally {
-      ended.countDown();
+      ended.countDown(); // wakes the watchdog's waits
       if (watchdog != null) {
+        finish(watchdog);
+      }
+    }
+  }
+
+  /**
+   * Lets the watchdog finish a {@code turn_stop} it is making: the turn's end often arrives on the stream before
+   * the stop's answer, and interrupting the call then broke the client's connection under the next request
+   * ({@code turn_outcome}), so the run exited 3 instead of 7. Interrupted only if it is still busy after the grace.
+   */
+  private static void finish(Thread watchdog) {
+    try {
+      if (!watchdog.join(STOP_GRACE)) {
         watchdog.interrupt();
       }
+    } catch (InterruptedException e) {
+      watchdog.interrupt();
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -157,7 +173,7 @@ final class RunFollower {
         }
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the turn ended first
+      Thread.currentThread().interrupt(); // the run itself is being torn down
     }
   }
 
