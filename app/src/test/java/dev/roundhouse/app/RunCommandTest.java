@@ -136,6 +136,23 @@ class RunCommandTest {
   }
 
   @Test
+  void aStopWhoseAnswerComesAfterTheTurnsEndStillExitsSeven() throws Exception {
+    // The turn's end reaches the stream before turn_stop's answer reaches the watchdog: the follower must let the
+    // call finish (interrupting it once broke the connection under turn_outcome: exit 3).
+    try (SlowAnswerProxy proxy = new SlowAnswerProxy(hub.server().url(), "turn_stop", "turn.ended", Duration.ofMillis(300))) {
+      Context viaProxy = new Context(java.util.Map.of("ROUNDHOUSE_HOME", hub.home().toString(),
+          "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), "ROUNDHOUSE_URL", proxy.url()), hub.home());
+
+      CliResult result = CliResult.run(viaProxy, "run", "--project", "web", "--prompt", HANGS, "--wait", "--timeout", "1s");
+
+      assertThat(proxy.heldUntilSeen()).as("turn_stop's answer was held until turn.ended went by").isTrue();
+      assertThat(result.exit()).as("%s", result).isEqualTo(7);
+      assertThat(result.err()).contains("timed out after 1s; stopping turn 1 of task 1").doesNotContain("could not stop");
+      assertThat(result.out()).contains("outcome: timed out (turn stopped); exit 7");
+    }
+  }
+
+  @Test
   void jsonPrintsOneEventPerLineThenASummary() {
     CliResult result = run(WANTS_PERMISSION, "--json");
 
