@@ -2,12 +2,10 @@ package dev.roundhouse.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.roundhouse.hub.testing.ShellEnvironment;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.services.PortPlan;
 import dev.roundhouse.services.hub.ServicesSettings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,21 +18,12 @@ final class CliTestSupport {
 
   /**
    * Services settings on a random port range of their own, with a short stop grace, whose terminals start with
-   * {@code HOME} an empty folder: an interactive shell then reads none of this machine's startup files (here
-   * {@code ~/.bashrc} runs {@code pyenv init}, which waits 60 s for a lock that a shell hung up mid-rehash leaves).
+   * {@code HOME} an empty folder ({@link ShellEnvironment}).
    */
   static ServicesSettings servicesSettings() {
     int base = 45_000 + ThreadLocalRandom.current().nextInt(400) * 10;
-    Path home = Path.of("target", "test-home").toAbsolutePath();
-    try {
-      Files.createDirectories(home);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Map<String, String> env = new HashMap<>(System.getenv());
-    env.put("HOME", home.toString());
     return ServicesSettings.defaults().withPorts(new PortPlan(base, 20, 10)).withStopGrace(Duration.ofSeconds(2))
-        .withBaseEnv(env);
+        .withBaseEnv(ShellEnvironment.withEmptyHome());
   }
 
   /** A context whose ROUNDHOUSE_HOME is {@code home}, working in {@code cwd}, with this JVM's PATH. */

@@ -5,6 +5,7 @@ import dev.roundhouse.hub.api.BoardApi;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.testing.HttpTestClient;
+import dev.roundhouse.hub.testing.ShellEnvironment;
 import dev.roundhouse.services.PortPlan;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +13,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Shared pieces of the services hub tests: settings on a port range of their own, projects, /proc checks. */
@@ -30,24 +29,7 @@ final class ServicesHubSupport {
 
   static ServicesSettings settings(int base) {
     return ServicesSettings.defaults().withPorts(new PortPlan(base, 20, 10)).withStopGrace(Duration.ofSeconds(2))
-        .withBaseEnv(environment());
-  }
-
-  /**
-   * The hub's environment with {@code HOME} an empty folder, so a terminal's interactive shell reads none of this
-   * machine's startup files: here {@code ~/.bashrc} runs {@code pyenv init}, which waits 60 s for a lock that a shell
-   * hung up mid-rehash (as these tests do) leaves behind.
-   */
-  static Map<String, String> environment() {
-    Path home = Path.of("target", "test-home").toAbsolutePath();
-    try {
-      Files.createDirectories(home);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Map<String, String> env = new HashMap<>(System.getenv());
-    env.put("HOME", home.toString());
-    return env;
+        .withBaseEnv(ShellEnvironment.withEmptyHome());
   }
 
   static int freeBase() {

@@ -114,7 +114,7 @@ class TerminalWebSocketTest {
 
     type(socket, "echo \"port=$PORT home=$HOME\"; stty size\n");
     // The shell starts from the services' environment (HOME is the tests' own), not the hub JVM's.
-    screen.await("port=" + port + " home=" + java.util.regex.Pattern.quote(ServicesHubSupport.environment().get("HOME")) + "\\r?\\n");
+    screen.await("port=" + port + " home=" + java.util.regex.Pattern.quote(dev.roundhouse.hub.testing.ShellEnvironment.withEmptyHome().get("HOME")) + "\\r?\\n");
     screen.await("30 100\\r?\\n");
     socket.sendText(Json.write(Map.of("type", "resize", "columns", 132, "rows", 43)), true).join();
     type(socket, "stty size\n");
