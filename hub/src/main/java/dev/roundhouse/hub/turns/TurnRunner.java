@@ -139,11 +139,7 @@ public final class TurnRunner implements AutoCloseable {
     boolean unattended = Boolean.TRUE.equals(in.unattended());
     List<McpServerSpec> servers = mcpServers(actor, in.mcpServers());
     TurnLoop.Launch launch = parts.store().write(w -> {
-      w.runner().activeTurn(in.task()).ifPresent(turn -> {
-        throw new RoundhouseException.Conflict(
-            "task " + in.task() + " already has turn " + turn.id() + " " + turn.status()
-                + "; send a message with turn_send, or stop it with turn_stop");
-      });
+      refuseIfActive(w, in.task(), "; send a message with turn_send, or stop it with turn_stop");
       if (in.message() != null && !in.message().isBlank()) {
         w.runner().enqueue(in.task(), in.message(), target.driver(), actor, w.now());
       }
@@ -154,8 +150,7 @@ public final class TurnRunner implements AutoCloseable {
       alsoInWrite.accept(w, began.turn());
       return began;
     });
-    loops.launch(launch);
-    return view(in.task(), launch.turn().id());
+    return launched(in.task(), launch);
   }
 
   /**
@@ -174,9 +169,7 @@ public final class TurnRunner implements AutoCloseable {
       if (!gate.admit(w)) {
         return null;
       }
-      w.runner().activeTurn(task).ifPresent(turn -> {
-        throw new RoundhouseException.Conflict("task " + task + " already has turn " + turn.id() + " " + turn.status());
-      });
+      refuseIfActive(w, task, "");
       Optional<QueuedMessage> queued = w.runner().dequeue(task);
       if (queued.isEmpty()) {
         w.runner().enqueue(task, message, target.driver(), actor, w.now());
@@ -185,11 +178,20 @@ public final class TurnRunner implements AutoCloseable {
       return TurnLoop.begin(w, actor, task, target.project(), queued.orElseThrow().message(), target.driver(), false,
           null, null, true, List.of());
     });
-    if (launch == null) {
-      return Optional.empty();
-    }
+    return launch == null ? Optional.empty() : Optional.of(launched(task, launch));
+  }
+
+  /** Refuses a start while {@code task} has a turn running or lingering; {@code hint} ends the message. */
+  private static void refuseIfActive(StoreWriter w, long task, String hint) {
+    w.runner().activeTurn(task).ifPresent(turn -> {
+      throw new RoundhouseException.Conflict("task " + task + " already has turn " + turn.id() + " " + turn.status() + hint);
+    });
+  }
+
+  /** Runs a turn begun in a committed write, and returns its view. */
+  private TurnApi.TurnView launched(long task, TurnLoop.Launch launch) {
     loops.launch(launch);
-    return Optional.of(view(task, launch.turn().id()));
+    return view(task, launch.turn().id());
   }
 
   /** What a send did: began a turn, or joined the queue of the running one. */
