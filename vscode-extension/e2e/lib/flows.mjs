@@ -114,28 +114,47 @@ export async function newTaskFromPalette(vscode, title, column) {
     if (!opened) {
       break;
     }
-    const text = (await widget.innerText()).toLowerCase();
-    const rows = await widget.locator(".monaco-list-row").allInnerTexts();
+    let prompt = await readPrompt(widget);
+    if (prompt.kind === undefined) {
+      // Between two prompts the widget may show a passing state (an empty list: "0 results"): wait for it to
+      // change, then read it again.
+      await vscode.page.waitForFunction(
+        (seen) => document.querySelector(".quick-input-widget")?.innerText.toLowerCase() !== seen,
+        prompt.text, { timeout: 5000 }).catch(() => undefined);
+      prompt = await readPrompt(widget);
+    }
     const input = widget.locator("input.input");
-    if (rows.some((r) => /backlog|to do/i.test(r))) {
+    if (prompt.kind === "column") {
       asked.push("column");
       await vscode.pick(column);
-    } else if (rows.some((r) => /^web/.test(r.trim()))) {
+    } else if (prompt.kind === "project") {
       asked.push("project");
       await vscode.pick("web");
-    } else if (/description/.test(text)) {
+    } else if (prompt.kind === "description") {
       asked.push("description");
       await input.press("Enter");
-    } else if (/title|new task/.test(text)) {
+    } else if (prompt.kind === "title") {
       asked.push("title");
       await input.fill(title);
       await input.press("Enter");
     } else {
-      throw new Error(`New Task asked something unexpected: ${text}`);
+      throw new Error(`New Task asked something unexpected: ${prompt.text}`);
     }
     await widget.waitFor({ state: "hidden", timeout: 2000 }).catch(() => undefined);
   }
   return asked;
+}
+
+/** What the New Task widget asks now: its text, and which of New Task's prompts it is (undefined: none yet). */
+async function readPrompt(widget) {
+  const text = (await widget.innerText()).toLowerCase();
+  const rows = await widget.locator(".monaco-list-row").allInnerTexts();
+  const kind = rows.some((r) => /backlog|to do/i.test(r)) ? "column"
+    : rows.some((r) => /^web/.test(r.trim())) ? "project"
+    : /description/.test(text) ? "description"
+    : /title|new task/.test(text) ? "title"
+    : undefined;
+  return { text, kind };
 }
 
 /**
