@@ -42,6 +42,10 @@ class BenchCommandTest {
         .containsPattern("(?m)^group commit +40 ")
         .containsPattern("(?m)^postgresql group commit +40 ")
         .containsPattern("ratio postgresql / sqlite group commit: [0-9.]+x")
+        .contains("several workers on the PostgreSQL database")
+        .containsPattern("(?m)^1 +40 +[0-9]+ +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+x$")
+        .containsPattern("(?m)^2 +40 ")
+        .containsPattern("(?m)^3 +40 ")
         .doesNotContain(database.server().password());
     try (Connection c = database.connect(); ResultSet schemas = c.getMetaData().getSchemas()) {
       List<String> names = new ArrayList<>();

@@ -58,7 +58,7 @@ class ServePostgresTest {
         assertThat(check.out()).containsPattern("(?m)^ok +workers +pid " + hub.pid() + " on \\S+ at http://127\\.0\\.0\\.1:[0-9]+,"
             + " heartbeat [0-9]+ s ago$");
         assertThat(check.out()).containsPattern("database +postgresql " + database.urlWithoutPassword().replace(".", "\\.")
-            + " \\(PostgreSQL [0-9.]+.*, schema version 6\\)");
+            + " \\(PostgreSQL [0-9.]+.*, schema version 7\\)");
         assertThat(check.out() + check.err()).doesNotContain(password);
       }
       hub.terminate();
@@ -67,28 +67,31 @@ class ServePostgresTest {
   }
 
   @Test
-  void aSecondHubOnTheDatabaseExits4NamingTheFirstAndASigkilledOneDoesNotBlockTheNext() {
+  void twoHubsShareTheDatabaseAndDoctorListsBothAndAKilledOneLeavesTheOtherServing() {
     PostgresServer.Database database = PostgresServer.shared().newDatabase();
-    try (RoundhouseProcess first = serve(dir.resolve("a"), database)) {
+    Path repo = dir.resolve("repos/api");
+    try (RoundhouseProcess first = serve(dir.resolve("a"), database); RoundhouseProcess second = serve(dir.resolve("b"), database)) {
       first.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
-      try (RoundhouseProcess second = serve(dir.resolve("b"), database)) {
-        assertThat(second.awaitExit(RUN)).as("%s", second.err()).isEqualTo(4);
-        assertThat(second.err()).contains("another Roundhouse hub is using the database", "roundhouse hub pid " + first.pid());
-      }
-      first.kill();
-      assertThat(first.awaitExit(RUN)).isEqualTo(137);
-    }
-    try (RoundhouseProcess next = serve(dir.resolve("c"), database)) {
-      next.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
-      // the killed hub's registry row is retired by the next hub
-      ProcessBuilder doctor = RoundhouseProcess.builder(dir.resolve("c"), List.of(), "doctor");
+      second.awaitErrLine(l -> l.startsWith("roundhouse ") && l.contains(" listening on "), START);
+      assertThat(RoundhouseProcess.run(dir.resolve("a"), RUN, "project", "add", "api", Files.createDirectories(repo).toString()).exit())
+          .isZero();
+      assertThat(RoundhouseProcess.run(dir.resolve("a"), RUN, "task", "add", "--project", "api", "Written", "at", "a").exit()).isZero();
+      CliResult listed = RoundhouseProcess.run(dir.resolve("b"), RUN, "task", "list", "--project", "api");
+      assertThat(listed.out()).as("%s", listed).contains("Written at a");
+      ProcessBuilder doctor = RoundhouseProcess.builder(dir.resolve("b"), List.of(), "doctor");
       doctor.environment().put("ROUNDHOUSE_DATABASE_URL", database.url());
       try (RoundhouseProcess check = RoundhouseProcess.start(doctor)) {
         check.awaitExit(RUN);
-        assertThat(check.out()).containsPattern("(?m)^ok +workers +pid " + next.pid() + " on [^;]+$");
+        assertThat(check.out()).contains("pid " + first.pid() + " on ", "pid " + second.pid() + " on ");
       }
-      next.terminate();
-      assertThat(next.awaitExit(RUN)).isZero();
+      first.kill();
+      assertThat(first.awaitExit(RUN)).isEqualTo(137);
+      assertThat(RoundhouseProcess.run(dir.resolve("b"), RUN, "task", "add", "--project", "api", "After", "the", "kill").exit())
+          .isZero();
+      second.terminate();
+      assertThat(second.awaitExit(RUN)).isZero();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

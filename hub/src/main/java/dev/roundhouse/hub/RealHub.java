@@ -71,8 +71,13 @@ final class RealHub implements InProcessHub {
     this.operations = OperationRegistry.create();
     BoardOperations.register(operations, board);
     Decisions decisions = new Decisions(store);
+    if (store.sharedWithOtherWriters()) {
+      decisions.follow(events); // answers given at another worker wake the turns parked here
+    }
+    this.heartbeat = WorkerHeartbeat.start(store, config.clock());
     this.transcripts = new Transcripts(store, drivers);
-    this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock(), containment);
+    this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock(), containment,
+        heartbeat.id());
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
     this.retention = new Retention(store, config.retention(), config.clock());
@@ -82,7 +87,12 @@ final class RealHub implements InProcessHub {
     this.decisions = decisions;
     this.scheduling = Scheduling.create(store, board, runner, drivers, config.clock(), config.scheduler(), operations);
     this.metrics = new HubMetrics(store, events);
-    this.heartbeat = WorkerHeartbeat.start(store, config.clock());
+    metrics.counter("roundhouse.turn.lease.renewals", "Turn leases this worker renewed",
+        () -> runner.leaseCounts().renewals());
+    metrics.counter("roundhouse.turn.lease.losses", "Turns this worker lost to another after its lease ran out",
+        () -> runner.leaseCounts().losses());
+    metrics.counter("roundhouse.turn.lease.takeovers", "Turns of dead workers this worker ended as interrupted",
+        () -> runner.leaseCounts().takenOver());
   }
 
   private final Decisions decisions;
@@ -119,6 +129,7 @@ final class RealHub implements InProcessHub {
         if (hub != null) {
           hub.heartbeat.close();
         }
+        events.close();
         store.close();
         throw e;
       }
@@ -146,6 +157,7 @@ final class RealHub implements InProcessHub {
       deferredStarts.close();
       autoStarts.close();
       runner.close();
+      events.close();
       store.close();
     } catch (RuntimeException e) {
       // already failing
@@ -278,6 +290,7 @@ final class RealHub implements InProcessHub {
       containment.close(); // after the extensions, whose services and terminals have cgroups in the hub's
       metrics.close();
       heartbeat.close();
+      events.close();
       store.close();
     } finally {
       lock.close();

@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * the URL the server published, once it listens), removed at a clean close. A hub that dies leaves its row
  * behind, its heartbeat ageing: {@code doctor} calls a worker silent for {@link Worker#LOST_AFTER} lost.
  *
- * <p>For now one hub holds a database (the home lock on SQLite, an advisory lock on PostgreSQL), so the rows
- * of any other worker are a dead hub's, and opening retires them.
+ * <p>On SQLite one hub holds the database (the home's lock), so the rows of any other worker are a dead hub's,
+ * and opening retires them. On PostgreSQL several workers share the database: opening retires only the rows
+ * silent for longer than {@link Worker#LOST_AFTER}.
  *
  * <p>Thread-safe: the beats run on a timer thread of their own; no lock is held.
  */
@@ -45,8 +46,11 @@ final class WorkerHeartbeat implements AutoCloseable {
   static WorkerHeartbeat start(Store store, Clock clock) {
     WorkerHeartbeat heartbeat = new WorkerHeartbeat(store, clock);
     Instant now = heartbeat.now();
+    boolean shared = store.sharedWithOtherWriters();
     store.write(w -> {
-      w.workers().forEach(dead -> w.removeWorker(dead.id()));
+      w.workers().stream()
+          .filter(other -> !shared || other.lost(now))
+          .forEach(dead -> w.removeWorker(dead.id()));
       w.putWorker(new Worker(heartbeat.id, HostName.local(), ProcessHandle.current().pid(), null, now, now));
       return null;
     });

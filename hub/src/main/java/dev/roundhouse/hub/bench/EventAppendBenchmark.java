@@ -51,6 +51,8 @@ public final class EventAppendBenchmark {
   private final int eventsPerProducer;
 
   private final DatabaseUrl postgres;
+  /** 1, 2 and 3 workers on the PostgreSQL database, once measured. */
+  private List<WorkersBenchmark.Figures> workers = List.of();
 
   public EventAppendBenchmark(Path dir, int producers, int eventsPerProducer) {
     this(dir, producers, eventsPerProducer, null);
@@ -93,6 +95,17 @@ public final class EventAppendBenchmark {
       out.printf(Locale.ROOT, "ratio postgresql streamed / sqlite group commit: %.2fx (events/s)%n",
           postgresRows.get(1).eventsPerSecond() / grouped.eventsPerSecond());
     }
+    if (!workers.isEmpty()) {
+      out.printf(Locale.ROOT, "several workers on the PostgreSQL database (streamed appends spread over them; the viewer on"
+          + " the first; turn claims: the begin-turn write)%n");
+      out.printf(Locale.ROOT, "%-8s %8s %11s %22s %10s %17s %10s %14s%n",
+          "workers", "events", "events/s", "commit-to-viewer p50", "p99", "turn claim p50", "p99", "/ sqlite ev/s");
+      for (WorkersBenchmark.Figures f : workers) {
+        out.printf(Locale.ROOT, "%-8d %8d %11.0f %19.3f ms %7.3f ms %14.3f ms %7.3f ms %13.2fx%n", f.workers(), f.events(),
+            f.eventsPerSecond(), f.deliveryP50Millis(), f.deliveryP99Millis(), f.claimP50Millis(), f.claimP99Millis(),
+            f.eventsPerSecond() / grouped.eventsPerSecond());
+      }
+    }
     out.flush();
     return new Result(grouped, perEvent, ratio, onPostgres, postgresRatio);
   }
@@ -113,8 +126,14 @@ public final class EventAppendBenchmark {
       DatabaseUrl scratch = postgres.inSchema(schema);
       Function<EventSink, Store> open = sink -> Store.postgres(scratch, Clock.systemUTC(), 256, sink);
       measure("warm-up", Math.max(1, eventsPerProducer / 4), open);
-      return List.of(measure("postgresql group commit", eventsPerProducer, open),
+      List<Figures> rows = List.of(measure("postgresql group commit", eventsPerProducer, open),
           measure("postgresql streamed", eventsPerProducer, open, true));
+      workers = new ArrayList<>();
+      WorkersBenchmark shared = new WorkersBenchmark(scratch, producers, eventsPerProducer);
+      for (int n = 1; n <= 3; n++) {
+        workers.add(shared.measure(n));
+      }
+      return rows;
     } finally {
       admin.useHandle(h -> h.execute("DROP SCHEMA " + schema + " CASCADE"));
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.Locks;
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.store.Store;
 import dev.roundhouse.hub.store.StoreWriter;
 import java.time.Duration;
@@ -149,6 +151,26 @@ public final class Decisions implements DecisionDesk {
     Decision after = w.runner().decision(id).orElseThrow();
     w.append(new DecisionEvent.Expired(after).draft(Actor.SCHEDULER, after.projectId(), after.taskId()));
     return after;
+  }
+
+  /**
+   * Wakes this worker's waiters on decisions other hub workers close (on a database several workers share,
+   * the bus delivers their {@code decision.answered} and {@code decision.expired}): the closed decision is read
+   * back on a virtual thread, since a bus observer must not block. A decision closed here is released
+   * directly too; releasing twice is harmless.
+   */
+  public void follow(EventBus events) {
+    events.observe(batch -> {
+      for (Event event : batch) {
+        if (!event.type().equals("decision.answered") && !event.type().equals("decision.expired")) {
+          continue;
+        }
+        long id = event.data().path("decision").path("id").asLong();
+        if (waiters.containsKey(id)) {
+          Thread.ofVirtual().name("roundhouse-decision-" + id).start(() -> get(id).ifPresent(this::release));
+        }
+      }
+    });
   }
 
   /** Wakes whoever waits on a decision that was closed in a write. */

@@ -16,7 +16,11 @@ import org.slf4j.LoggerFactory;
  * than its buffer is closed with a reason (its reader reconnects with the last sequence it saw and is
  * replayed from the store), so a slow viewer can stall neither the writer nor other viewers.
  *
- * <p>Thread-safe. {@link #published} runs on the store's writer thread; it calls observers with no lock
+ * <p>With several hub workers on one database, each worker's bus delivers every worker's durable events, in
+ * one order, through {@link OrderedDelivery}; transient events (text deltas) stay on the worker that made them.
+ *
+ * <p>Thread-safe. {@link #published} runs on the store's writer thread (on the delivery thread of a shared
+ * log); it calls observers with no lock
  * held and offers to the subscriptions' queues (which never blocks) under one private lock, so durable and
  * transient events have one order in every queue. It, and so {@link #publishTransient}, refuses a caller
  * that holds a {@linkplain Locks#tracked tracked} lock.
@@ -33,10 +37,35 @@ public final class EventBus implements EventSink {
   private long lastDurableSeq;
 
   private volatile EventLog log;
+  /** Orders what this process and the others commit, when the log is shared; null when it is not. */
+  private volatile OrderedDelivery ordered;
 
-  /** Connects the durable log used for replay; set once the store is open. */
+  /**
+   * Connects the durable log used for replay; set once the store is open. When other processes write to it
+   * too ({@link EventLog#sharedWithOtherWriters()}), publishing goes through one delivery thread that keeps
+   * every worker's events in one order ({@link OrderedDelivery}); {@link #close()} stops it.
+   */
   public void attach(EventLog log) {
     this.log = log;
+    if (log.sharedWithOtherWriters() && ordered == null) {
+      this.ordered = new OrderedDelivery(log, this::fanOut);
+    }
+  }
+
+  /** Stops the delivery thread of a shared log, if any. */
+  public void close() {
+    OrderedDelivery delivery = ordered;
+    if (delivery != null) {
+      delivery.close();
+    }
+  }
+
+  @Override
+  public void othersCommitted() {
+    OrderedDelivery delivery = ordered;
+    if (delivery != null) {
+      delivery.othersCommitted();
+    }
   }
 
   /**
@@ -47,6 +76,15 @@ public final class EventBus implements EventSink {
   @Override
   public void published(List<Event> events, long committedAtNanos) {
     Locks.assertNoneHeld("the event bus's subscribers");
+    OrderedDelivery delivery = ordered;
+    if (delivery != null) {
+      delivery.published(events, committedAtNanos);
+    } else {
+      fanOut(events, committedAtNanos);
+    }
+  }
+
+  private void fanOut(List<Event> events, long committedAtNanos) {
     for (Consumer<List<Event>> observer : observers) {
       try {
         observer.accept(events);

@@ -12,4 +12,12 @@ public interface EventLog {
 
   /** The sequence number of the newest durable event, or 0 when there is none. */
   long lastSeq();
+
+  /**
+   * Whether other processes write to this log too (several hub workers on one PostgreSQL database): then
+   * events reach the bus both from this process's writer and from the log, and the bus orders them.
+   */
+  default boolean sharedWithOtherWriters() {
+    return false;
+  }
 }

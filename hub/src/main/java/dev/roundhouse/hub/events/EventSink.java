@@ -13,4 +13,10 @@ public interface EventSink {
    * @param committedAtNanos {@link System#nanoTime()} right after the commit, for latency measurements
    */
   void published(List<Event> events, long committedAtNanos);
+
+  /**
+   * Another process (a hub worker on the same database) has committed events: they are in the log, and a
+   * sink that delivers them reads it forward. Called on the store's listening thread; must not block.
+   */
+  default void othersCommitted() {}
 }

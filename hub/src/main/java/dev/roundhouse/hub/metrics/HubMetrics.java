@@ -42,6 +42,7 @@ public final class HubMetrics implements AutoCloseable {
   private final EventBus events;
   private final EventCounts counts = new EventCounts();
   private final Map<String, Gauged> gauges = new ConcurrentHashMap<>();
+  private final Map<String, Gauged> counters = new ConcurrentHashMap<>();
   private final AtomicReference<Registry> registry = new AtomicReference<>();
 
   private record Gauged(String description, Supplier<Number> value) {}
@@ -67,6 +68,14 @@ public final class HubMetrics implements AutoCloseable {
     gauges.put(name, new Gauged(description, value));
   }
 
+  /**
+   * Adds a counter that a part of the hub keeps (lease renewals), read at each scrape: {@code value} only ever
+   * grows while the hub runs. A second counter of the same name replaces the first.
+   */
+  public void counter(String name, String description, Supplier<Number> value) {
+    counters.put(name, new Gauged(description, value));
+  }
+
   /** Everything, in the Prometheus text exposition format (version 0.0.4). */
   public String scrape() {
     Registry r = registry();
@@ -88,6 +97,9 @@ public final class HubMetrics implements AutoCloseable {
             .tag("outcome", outcome).register(r.meters()));
     gauges.forEach((name, gauged) ->
         Gauge.builder(name, gauged.value()).description(gauged.description()).strongReference(true).register(r.meters()));
+    counters.forEach((name, counted) ->
+        FunctionCounter.builder(name, counted.value(), v -> v.get().doubleValue())
+            .description(counted.description()).register(r.meters()));
     return r.meters().scrape();
   }
 

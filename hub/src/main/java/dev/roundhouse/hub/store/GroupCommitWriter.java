@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
@@ -44,6 +45,7 @@ final class GroupCommitWriter implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
   private final boolean failureAbortsTransaction;
+  private final Consumer<Handle> afterBegin;
   private final LongAdder commits = new LongAdder();
   private final LongAdder committedWrites = new LongAdder();
   private final LongAdder commitNanos = new LongAdder();
@@ -72,7 +74,22 @@ final class GroupCommitWriter implements AutoCloseable {
       EventSink sink,
       Function<List<Event>, StoreWriterContext> contexts,
       boolean failureAbortsTransaction) {
+    this(handle, maxBatch, sink, contexts, failureAbortsTransaction, h -> {});
+  }
+
+  /**
+   * @param afterBegin runs first in every group's transaction (PostgreSQL's workers take the writers' turn
+   *     there); what it throws fails the group
+   */
+  GroupCommitWriter(
+      Handle handle,
+      int maxBatch,
+      EventSink sink,
+      Function<List<Event>, StoreWriterContext> contexts,
+      boolean failureAbortsTransaction,
+      Consumer<Handle> afterBegin) {
     this.failureAbortsTransaction = failureAbortsTransaction;
+    this.afterBegin = afterBegin;
     if (maxBatch < 1) {
       throw new IllegalArgumentException("maxBatch must be at least 1");
     }
@@ -204,6 +221,7 @@ final class GroupCommitWriter implements AutoCloseable {
     long began = System.nanoTime();
     try {
       handle.begin();
+      afterBegin.accept(handle);
       // A lone write needs no savepoint: rolling back the transaction undoes exactly it.
       boolean isolate = batch.size() > 1;
       for (Job<?> job : batch) {

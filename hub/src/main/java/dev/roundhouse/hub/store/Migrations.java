@@ -23,7 +23,7 @@ import org.jdbi.v3.core.Handle;
 final class Migrations {
   static final List<String> SCRIPTS =
       List.of("V1__core.sql", "V2__tags_and_edits.sql", "V3__turns_and_decisions.sql", "V4__extension_records.sql",
-          "V5__schedules_and_runs.sql", "V6__workers.sql");
+          "V5__schedules_and_runs.sql", "V6__workers.sql", "V7__turn_leases.sql");
 
   /** The advisory lock key PostgreSQL workers migrate under (the bytes of "RHSCHEMA"). */
   static final long POSTGRESQL_MIGRATION_LOCK = 0x5248534348454D41L;

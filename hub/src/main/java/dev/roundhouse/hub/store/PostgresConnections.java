@@ -22,7 +22,7 @@ import org.jdbi.v3.core.Jdbi;
 final class PostgresConnections {
   /** Readers at once; the writer and the lock hold a connection each beside them. */
   static final int READ_POOL = 8;
-  /** The advisory lock one hub holds on its database for its whole life (the bytes of "RHHUB"). */
+  /** The advisory lock hub workers share on their database, and a store copy takes whole (the bytes of "RHHUB"). */
   static final long HUB_LOCK = 0x5248485542L;
   /** By name: the driver's classes carry annotations whose types are not on the compile path. */
   private static final String DRIVER = "org.postgresql.Driver";
@@ -67,13 +67,26 @@ final class PostgresConnections {
   }
 
   /**
-   * Takes the database for this hub: a session advisory lock on a connection of its own, held until it is
-   * closed and dropped by the server when the connection ends (a SIGKILLed hub's too, or a server restart).
-   * Until turns are claimed through leases, two hubs on one database would each treat the other's running
-   * turns as their own, so a second is refused, as a second hub on one home is.
+   * Joins the database's workers: a shared hold of the database lock, on a connection of its own, held until
+   * it is closed and dropped by the server when the connection ends (a SIGKILLed hub's too, or a server
+   * restart). Any number of workers share it; a {@code store copy} into the database takes it whole ({@link
+   * #lockDatabase}), so neither starts while the other runs.
+   */
+  static Connection joinDatabase(DatabaseUrl url) {
+    return hold(url, "pg_try_advisory_lock_shared", "roundhouse hub pid " + ProcessHandle.current().pid() + " on " + HostName.local(),
+        "a store copy into it is under way; wait for it to end");
+  }
+
+  /**
+   * Takes the database whole (for {@code store copy}), refused while any hub worker uses it: a session
+   * advisory lock on a connection of its own, released when it is closed.
    */
   static Connection lockDatabase(DatabaseUrl url) {
-    String self = "roundhouse hub pid " + ProcessHandle.current().pid() + " on " + HostName.local();
+    return hold(url, "pg_try_advisory_lock", "roundhouse store copy pid " + ProcessHandle.current().pid() + " on " + HostName.local(),
+        "stop every hub using it first");
+  }
+
+  private static Connection hold(DatabaseUrl url, String function, String self, String advice) {
     Connection connection;
     try {
       connection = connect(url, self);
@@ -82,13 +95,12 @@ final class PostgresConnections {
     }
     try {
       Handle handle = Jdbi.open(connection);
-      boolean locked = handle.createQuery("SELECT pg_try_advisory_lock(:key)").bind("key", HUB_LOCK).mapTo(Boolean.class).one();
+      boolean locked = handle.createQuery("SELECT " + function + "(:key)").bind("key", HUB_LOCK).mapTo(Boolean.class).one();
       if (!locked) {
         String holder = handle.createQuery("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
                 + " WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = :key")
-            .bind("key", HUB_LOCK).mapTo(String.class).findFirst().orElse("a hub that is just stopping");
-        throw new RoundhouseException.HomeLocked("another Roundhouse hub is using the database " + url.redacted() + " ("
-            + holder + "); one database serves one hub at a time: stop it, or give this hub another database");
+            .bind("key", HUB_LOCK).mapTo(String.class).findFirst().orElse("a process that is just stopping");
+        throw new RoundhouseException.HomeLocked("the database " + url.redacted() + " is in use (" + holder + "); " + advice);
       }
       return connection;
     } catch (RuntimeException e) {

@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * EventInserter}), so with several hub processes writing to one database, events still commit in sequence
  * order with no gaps.
  *
+ * <p>Several hub workers may share the database: {@link PostgresWriter} says how their writes take turns,
+ * and {@link PostgresEventRelay} how each learns of the others' events.
+ *
  * <p>Every write waits for the server's commit (with the server's {@code synchronous_commit}, on by default),
  * so "durable" means what the server's configuration says it means.
  *
@@ -52,6 +55,7 @@ final class PostgresStore extends SqlStore {
   /** What the sessions before this one committed, for {@link #stats()}. */
   private final AtomicReference<StoreStats> retired = new AtomicReference<>(new StoreStats(0, 0, 0));
   private final int schemaVersion;
+  private final PostgresEventRelay relay;
   private volatile boolean closed;
 
   private PostgresStore(DatabaseUrl url, Clock clock, int maxBatch, EventSink sink, PostgresWriter first,
@@ -64,6 +68,10 @@ final class PostgresStore extends SqlStore {
     this.readers = Jdbi.create(pool);
     this.session.set(first);
     this.schemaVersion = Migrations.latest();
+    this.relay = new PostgresEventRelay(url, sink, () -> {
+      PostgresWriter writer = session.get();
+      return writer == null ? 0 : writer.backendPid;
+    });
   }
 
   static PostgresStore open(DatabaseUrl url, Clock clock, int maxBatch, EventSink sink) {
@@ -212,6 +220,12 @@ final class PostgresStore extends SqlStore {
         before.commitNanos() + now.commitNanos());
   }
 
+  /** Other hub workers may write to this database too: the bus orders their events with this one's. */
+  @Override
+  public boolean sharedWithOtherWriters() {
+    return true;
+  }
+
   @Override
   public String backend() {
     return "postgresql";
@@ -246,6 +260,7 @@ final class PostgresStore extends SqlStore {
       return;
     }
     closed = true;
+    relay.close();
     PostgresWriter writer = session.getAndSet(null);
     if (writer != null) {
       writer.close();

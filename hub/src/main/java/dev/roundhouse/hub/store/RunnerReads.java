@@ -24,6 +24,15 @@ public interface RunnerReads {
   /** Every running or lingering turn. */
   List<Turn> activeTurns();
 
+  /**
+   * The running or lingering turns no live worker holds: leased to a worker other than {@code worker} with
+   * the lease run out at {@code now}, or never leased (begun before leases existed).
+   */
+  List<Turn> orphanedTurns(String worker, java.time.Instant now);
+
+  /** The worker that holds {@code turn}'s lease, if any. */
+  Optional<String> turnWorker(long turn);
+
   /** The task's queued messages, oldest first. */
   List<QueuedMessage> queue(long task);
 

@@ -16,6 +16,12 @@ public interface RunnerWrites extends RunnerReads {
 
   void setTurnStatus(long turn, TurnStatus status);
 
+  /** Leases {@code turn} to {@code worker} until {@code until}. */
+  void leaseTurn(long turn, String worker, Instant until);
+
+  /** Extends to {@code until} the leases of {@code worker}'s running and lingering turns; returns their ids. */
+  List<Long> renewLeases(String worker, Instant until);
+
   void setTurnSession(long turn, String sessionId);
 
   void setTurnIdle(long turn, boolean idle);

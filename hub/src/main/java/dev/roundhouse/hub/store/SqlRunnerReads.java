@@ -66,6 +66,24 @@ class SqlRunnerReads implements RunnerReads {
   }
 
   @Override
+  public List<Turn> orphanedTurns(String worker, java.time.Instant now) {
+    return handle
+        .createQuery("SELECT * FROM turns WHERE status IN ('running', 'lingering')"
+            + " AND (worker_id IS NULL OR (worker_id <> :worker AND (lease_expires_at IS NULL OR lease_expires_at < :now)))"
+            + " ORDER BY id")
+        .bind("worker", worker)
+        .bind("now", now.toEpochMilli())
+        .map((rs, c) -> turn(rs))
+        .list();
+  }
+
+  @Override
+  public Optional<String> turnWorker(long turn) {
+    return handle.createQuery("SELECT worker_id FROM turns WHERE id = :turn")
+        .bind("turn", turn).mapTo(String.class).findOne().filter(java.util.Objects::nonNull);
+  }
+
+  @Override
   public List<QueuedMessage> queue(long task) {
     return handle
         .createQuery("SELECT * FROM turn_queue WHERE task_id = :task ORDER BY id")

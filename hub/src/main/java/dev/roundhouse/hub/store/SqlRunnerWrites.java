@@ -42,6 +42,22 @@ final class SqlRunnerWrites extends SqlRunnerReads implements RunnerWrites {
   }
 
   @Override
+  public void leaseTurn(long turn, String worker, Instant until) {
+    handle.execute("UPDATE turns SET worker_id = ?, lease_expires_at = ? WHERE id = ?", worker, until.toEpochMilli(), turn);
+  }
+
+  @Override
+  public List<Long> renewLeases(String worker, Instant until) {
+    return handle
+        .createQuery("UPDATE turns SET lease_expires_at = :until"
+            + " WHERE worker_id = :worker AND status IN ('running', 'lingering') RETURNING id")
+        .bind("until", until.toEpochMilli())
+        .bind("worker", worker)
+        .mapTo(Long.class)
+        .list();
+  }
+
+  @Override
   public void setTurnSession(long turn, String sessionId) {
     handle.execute("UPDATE turns SET session_id = ? WHERE id = ?", sessionId, turn);
   }

@@ -107,6 +107,17 @@ sealed interface RunnerEvent extends HubEvent {
     }
   }
 
+  /**
+   * Someone asked, at another hub worker, to stop a turn this worker runs: the worker running it stops it
+   * as {@code turn_stop} does there.
+   */
+  record StopRequested(long turn, String worker) implements RunnerEvent {
+    @Override
+    public String type() {
+      return "turn.stop_requested";
+    }
+  }
+
   /** A turn ended: how, and why when there is more to say than its status. */
   record Ended(long turn, TurnStatus status, String reason) implements RunnerEvent {
     @Override

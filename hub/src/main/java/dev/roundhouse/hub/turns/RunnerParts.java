@@ -13,6 +13,7 @@ import java.util.function.Supplier;
  *
  * @param agentEndpoints the face that serves agents their task-scoped MCP endpoint, as registered now
  * @param processes where each turn's processes are contained and journaled
+ * @param worker this hub worker's id in the registry: its turns are leased to it
  */
 record RunnerParts(
     Store store,
@@ -22,4 +23,5 @@ record RunnerParts(
     RunnerSettings settings,
     Clock clock,
     Supplier<AgentEndpoints> agentEndpoints,
-    TurnProcesses processes) {}
+    TurnProcesses processes,
+    String worker) {}

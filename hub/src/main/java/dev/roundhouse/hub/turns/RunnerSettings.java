@@ -16,30 +16,45 @@ import java.util.Map;
  *     ({@code ROUNDHOUSE_DECISION_TIMEOUT}, 30m)
  * @param stopGrace how long {@code turn_stop} waits for the driver to wind down before it finalises the
  *     turn anyway (10s)
+ * @param turnLease how long a worker's hold on its running turns lasts without renewal ({@code
+ *     ROUNDHOUSE_TURN_LEASE}, 30s; renewed every sixth of it): when a worker dies, another ends its turns as
+ *     interrupted this long after its last renewal, and runs their tasks' queued messages
  */
-public record RunnerSettings(Duration idleTimeout, Duration lingerTimeout, Duration decisionTimeout, Duration stopGrace) {
+public record RunnerSettings(
+    Duration idleTimeout, Duration lingerTimeout, Duration decisionTimeout, Duration stopGrace, Duration turnLease) {
 
-  public static final RunnerSettings DEFAULTS =
-      new RunnerSettings(Duration.ofMinutes(20), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofSeconds(10));
+  public static final RunnerSettings DEFAULTS = new RunnerSettings(
+      Duration.ofMinutes(20), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofSeconds(10), Duration.ofSeconds(30));
+
+  public RunnerSettings {
+    if (turnLease.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new RoundhouseException.InvalidInput("ROUNDHOUSE_TURN_LEASE must be at least 1s; it is " + turnLease.toMillis() + " ms");
+    }
+  }
 
   public static RunnerSettings fromEnvironment(Map<String, String> env) {
     return new RunnerSettings(
         duration(env, "ROUNDHOUSE_IDLE_TIMEOUT", DEFAULTS.idleTimeout),
         duration(env, "ROUNDHOUSE_LINGER_TIMEOUT", DEFAULTS.lingerTimeout),
         duration(env, "ROUNDHOUSE_DECISION_TIMEOUT", DEFAULTS.decisionTimeout),
-        DEFAULTS.stopGrace);
+        DEFAULTS.stopGrace,
+        duration(env, "ROUNDHOUSE_TURN_LEASE", DEFAULTS.turnLease));
   }
 
   public RunnerSettings withIdleTimeout(Duration timeout) {
-    return new RunnerSettings(timeout, lingerTimeout, decisionTimeout, stopGrace);
+    return new RunnerSettings(timeout, lingerTimeout, decisionTimeout, stopGrace, turnLease);
   }
 
   public RunnerSettings withLingerTimeout(Duration timeout) {
-    return new RunnerSettings(idleTimeout, timeout, decisionTimeout, stopGrace);
+    return new RunnerSettings(idleTimeout, timeout, decisionTimeout, stopGrace, turnLease);
   }
 
   public RunnerSettings withDecisionTimeout(Duration timeout) {
-    return new RunnerSettings(idleTimeout, lingerTimeout, timeout, stopGrace);
+    return new RunnerSettings(idleTimeout, lingerTimeout, timeout, stopGrace, turnLease);
+  }
+
+  public RunnerSettings withTurnLease(Duration lease) {
+    return new RunnerSettings(idleTimeout, lingerTimeout, decisionTimeout, stopGrace, lease);
   }
 
   /** Reads setting {@code name}: a number of seconds, or a duration as {@link Durations#parse} reads it ("90s", "20m", "1h30m"). */

@@ -67,9 +67,10 @@ final class TurnLoop {
   }
 
   /** Writes a turn as started, with its message, inside {@code w}'s transaction; the caller launches it. */
-  static Launch begin(StoreWriter w, Actor actor, long task, Project project, String message, String driver,
+  static Launch begin(StoreWriter w, RunnerParts parts, Actor actor, long task, Project project, String message, String driver,
       boolean unattended, String model, String permissionMode, boolean projectContext, List<McpServerSpec> mcpServers) {
     Turn turn = w.runner().insertTurn(task, w.runner().generation(task), driver, unattended, actor, w.now());
+    w.runner().leaseTurn(turn.id(), parts.worker(), w.now().plus(parts.settings().turnLease()));
     List<Map<String, String>> servers = mcpServers.stream().map(McpServerSpec::summary).toList();
     w.append(new RunnerEvent.Started(turn.id(), driver, unattended, servers.isEmpty() ? null : servers).draft(actor, project.id(), task));
     w.append(new RunnerEvent.UserMessage(turn.id(), message).draft(actor, project.id(), task));
@@ -216,7 +217,7 @@ final class TurnLoop {
         }
         Project project = w.project(projectOf(w, turn.taskId())).orElseThrow();
         String driver = next.get().driver() != null ? next.get().driver() : turn.driver();
-        return begin(w, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null, true, mcpServers);
+        return begin(w, parts, next.get().queuedBy(), turn.taskId(), project, next.get().message(), driver, turn.unattended(), null, null, true, mcpServers);
       });
     } catch (RuntimeException e) {
       log.error("cannot finish turn {}", turnId, e);

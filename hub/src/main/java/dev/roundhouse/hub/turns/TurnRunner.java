@@ -55,35 +55,65 @@ public final class TurnRunner implements AutoCloseable {
   private final DecisionParking parking;
   private final TurnLoop loops;
   private final IdleWatchdog watchdog;
+  private final TurnLeases leases;
   private volatile boolean closing;
   private volatile AgentEndpoints agentEndpoints = AgentEndpoints.NONE;
 
-  /** @param containment how the processes of turns are contained (see {@code docs/processes.md}) */
+  /**
+   * @param containment how the processes of turns are contained (see {@code docs/processes.md})
+   * @param worker this hub worker's id in the registry: its turns are leased to it
+   */
   public TurnRunner(
       Store store, EventBus events, DriverRegistry drivers, Decisions decisions, OperationRegistry operations,
-      RunnerSettings settings, Clock clock, Containment containment) {
+      RunnerSettings settings, Clock clock, Containment containment, String worker) {
     this.parts = new RunnerParts(store, events, decisions, operations, settings, clock, () -> agentEndpoints,
-        new TurnProcesses(containment, store));
+        new TurnProcesses(containment, store), worker);
     this.drivers = drivers;
     this.active = new ActiveTurns(decisions);
     this.parking = new DecisionParking(parts);
     this.loops = new TurnLoop(parts, drivers, preparation, parking, active, () -> closing);
     this.watchdog = new IdleWatchdog(parts, active);
+    this.leases = new TurnLeases(parts, active, this::resumeQueue);
   }
 
   /**
    * Ends every process the turns of a previous hub left running (see {@link Containment#reapLeftovers}),
-   * finalises every turn it left running as {@code interrupted}, expires every pending decision, and starts the
-   * idle watchdog. Call once, while holding the home's lock, before the first operation.
+   * finalises the turns it left running as {@code interrupted} and expires their pending decisions ({@link
+   * TurnRecovery}), and starts the idle watchdog. On a database shared with other workers it also starts
+   * keeping this worker's turn leases ({@link TurnLeases}) and hearing what other workers ask of its turns
+   * ({@link WorkerSignals}). Call once, while holding the home's lock, before the first operation.
    */
   public void open() {
     parts.processes().reapLeftovers(parts.settings().stopGrace());
-    int interrupted = TurnRecovery.recover(parts.store());
+    int interrupted = TurnRecovery.recover(parts.store(), parts.worker(), parts.clock().instant());
     if (interrupted > 0) {
       log.info("finalised {} turn(s) a previous hub left running as interrupted", interrupted);
     }
     watchdog.start();
+    if (parts.store().sharedWithOtherWriters()) {
+      WorkerSignals.listen(parts.events(), active, this::stop);
+      leases.start();
+    }
   }
+
+  /** Starts {@code task}'s next queued message here when it has one and no turn runs (its worker died). */
+  private void resumeQueue(long task) {
+    try {
+      startIfAdmitted(Actor.SCHEDULER, task, null,
+          w -> !w.runner().queue(task).isEmpty() && w.runner().activeTurn(task).isEmpty())
+          .ifPresent(view -> log.info("took up the queued messages of task {} with turn {}", task, view.turn().id()));
+    } catch (RuntimeException e) {
+      log.warn("cannot take up the queued messages of task {}: {}", task, e.getMessage());
+    }
+  }
+
+  /** Lease renewals, turns lost to another worker, and dead workers' turns ended here, since the start. */
+  public LeaseCounts leaseCounts() {
+    return new LeaseCounts(leases.renewals(), leases.losses(), leases.takenOver());
+  }
+
+  /** What {@link #leaseCounts()} reports. */
+  public record LeaseCounts(long renewals, long losses, long takenOver) {}
 
   /** Registers the face that serves turns' agents their task-scoped MCP endpoint (the MCP face does). */
   public void useAgentEndpoints(AgentEndpoints endpoints) {
@@ -145,7 +175,7 @@ public final class TurnRunner implements AutoCloseable {
       }
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow(() -> new RoundhouseException.InvalidInput(
           "task " + in.task() + " has no queued message to run; give a message"));
-      TurnLoop.Launch began = TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(),
+      TurnLoop.Launch began = TurnLoop.begin(w, parts, actor, in.task(), target.project(), head.message(), target.driver(),
           unattended, in.model(), in.permissionMode(), !Boolean.FALSE.equals(in.projectContext()), servers);
       alsoInWrite.accept(w, began.turn());
       return began;
@@ -175,7 +205,7 @@ public final class TurnRunner implements AutoCloseable {
         w.runner().enqueue(task, message, target.driver(), actor, w.now());
         queued = w.runner().dequeue(task);
       }
-      return TurnLoop.begin(w, actor, task, target.project(), queued.orElseThrow().message(), target.driver(), false,
+      return TurnLoop.begin(w, parts, actor, task, target.project(), queued.orElseThrow().message(), target.driver(), false,
           null, null, true, List.of());
     });
     return launch == null ? Optional.empty() : Optional.of(launched(task, launch));
@@ -216,7 +246,7 @@ public final class TurnRunner implements AutoCloseable {
         return new Sent.Joined(running.get());
       }
       QueuedMessage head = w.runner().dequeue(in.task()).orElseThrow();
-      return new Sent.Began(TurnLoop.begin(w, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null, true, servers));
+      return new Sent.Began(TurnLoop.begin(w, parts, actor, in.task(), target.project(), head.message(), target.driver(), false, null, null, true, servers));
     });
     return switch (sent) {
       case Sent.Began began -> {
@@ -236,7 +266,8 @@ public final class TurnRunner implements AutoCloseable {
     ActiveTurn loop = active.of(task).orElse(null);
     if (loop == null) {
       parts.store().read(r -> r.task(task)).orElseThrow(() -> new RoundhouseException.NotFound("no task " + task));
-      throw new RoundhouseException.Conflict("task " + task + " has no running turn to stop");
+      return RemoteStop.stop(parts, actor, task).map(turnId -> view(task, turnId)).orElseThrow(() ->
+          new RoundhouseException.Conflict("task " + task + " has no running turn to stop"));
     }
     long turnId = loop.turnId;
     if (active.stop(loop, "the turn was stopped")) {
@@ -337,6 +368,7 @@ public final class TurnRunner implements AutoCloseable {
   public void close() {
     closing = true;
     watchdog.close();
+    leases.close();
     var loops = active.all();
     loops.forEach(loop -> active.stop(loop, "the hub shut down"));
     // Give the loops a moment to record how they ended; whatever is still running is finalised as

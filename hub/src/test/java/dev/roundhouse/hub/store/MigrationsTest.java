@@ -25,7 +25,7 @@ class MigrationsTest {
   @Test
   void emptyDatabaseMigratesToLatest() {
     try (Store store = Store.sqlite(dir.resolve("a.db"), Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(6);
+      assertThat(store.schemaVersion()).isEqualTo(Migrations.latest()).isEqualTo(7);
       assertThat(store.read(StoreReader::projects)).isEmpty();
     }
   }
@@ -50,7 +50,7 @@ class MigrationsTest {
       handle.execute("UPDATE tags SET color = '#112233' WHERE name = 'ui'");
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(6);
+      assertThat(store.schemaVersion()).isEqualTo(7);
       var task = store.read(r -> r.task(7)).orElseThrow();
       assertThat(task.title()).isEqualTo("Old task");
       assertThat(task.status()).isEqualTo(TaskStatus.TODO);
@@ -76,6 +76,11 @@ class MigrationsTest {
       assertThat(handle.createQuery("SELECT count(*) FROM schedule_runs").mapTo(Integer.class).one()).isZero();
       // V6: no worker registered by a store alone (the hub registers itself).
       assertThat(handle.createQuery("SELECT count(*) FROM workers").mapTo(Integer.class).one()).isZero();
+      // V7: turns from before leases belong to no worker.
+      handle.execute("INSERT INTO turns (task_id, generation, driver, status, unattended, started_by, started_at)"
+          + " VALUES (7, 1, 'script', 'running', 0, 'user', 6)");
+      assertThat(handle.createQuery("SELECT worker_id IS NULL AND lease_expires_at IS NULL FROM turns").mapTo(Boolean.class).one())
+          .isTrue();
     }
   }
 
@@ -83,10 +88,10 @@ class MigrationsTest {
   void reopeningAMigratedDatabaseChangesNothing() {
     Path file = dir.resolve("c.db");
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(6);
+      assertThat(store.schemaVersion()).isEqualTo(7);
     }
     try (Store store = Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {})) {
-      assertThat(store.schemaVersion()).isEqualTo(6);
+      assertThat(store.schemaVersion()).isEqualTo(7);
     }
   }
 
@@ -99,7 +104,7 @@ class MigrationsTest {
     assertThatThrownBy(() -> Store.sqlite(file, Clock.systemUTC(), 16, (e, t) -> {}))
         .isInstanceOf(RoundhouseException.class)
         .hasMessageContaining("schema version 99")
-        .hasMessageContaining("knows versions up to 6");
+        .hasMessageContaining("knows versions up to 7");
     try (Handle handle = open(file)) {
       assertThat(Migrations.version(handle)).isEqualTo(99);
     }

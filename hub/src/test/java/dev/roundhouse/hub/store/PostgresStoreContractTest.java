@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.roundhouse.hub.core.RoundhouseException;
+import dev.roundhouse.hub.events.EventBus;
 import dev.roundhouse.hub.events.EventSink;
+import dev.roundhouse.hub.events.EventStream;
+import java.time.Duration;
 import dev.roundhouse.hub.testing.ManualClock;
 import dev.roundhouse.hub.testing.PostgresServer;
 import dev.roundhouse.hub.events.Event;
@@ -38,11 +41,35 @@ class PostgresStoreContractTest extends StoreContract {
   }
 
   @Test
-  void aSecondStoreOnTheSameDatabaseIsRefusedNamingTheHubThatHasIt() {
-    assertThatThrownBy(() -> reopen(clock, sink))
+  void aSecondWorkersEventsReachTheFirstWorkersBusInSequenceWithItsOwn() throws Exception {
+    EventBus bus = new EventBus();
+    try (Store first = reopen(clock, bus); Store second = reopen(clock, sink)) {
+      bus.attach(first);
+      assertThat(first.sharedWithOtherWriters()).isTrue();
+      try (EventStream live = bus.open(first.lastSeq(), 100)) {
+        List<Long> written = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          written.add((i % 3 == 1 ? second : first).append(draft("test.event", null, i)).seq());
+        }
+        List<Long> seen = new ArrayList<>();
+        while (seen.size() < written.size()) {
+          Event next = live.next(Duration.ofSeconds(30)).orElseThrow(() -> new AssertionError("no event within 30 s after " + seen));
+          seen.add(next.seq());
+        }
+        assertThat(seen).containsExactlyElementsOf(written).isSorted();
+      }
+    } finally {
+      bus.close();
+    }
+  }
+
+  @Test
+  void aStoreCopyIsRefusedWhileAWorkerUsesTheDatabaseNamingIt() {
+    assertThatThrownBy(() -> PostgresConnections.lockDatabase(database.databaseUrl()))
         .isInstanceOf(RoundhouseException.HomeLocked.class)
-        .hasMessageContaining("another Roundhouse hub is using the database " + database.urlWithoutPassword())
+        .hasMessageContaining("the database " + database.urlWithoutPassword() + " is in use")
         .hasMessageContaining("roundhouse hub pid " + ProcessHandle.current().pid())
+        .hasMessageContaining("stop every hub using it first")
         .hasMessageNotContaining(database.server().password());
     assertThat(store.read(StoreReader::projects)).isEmpty();
   }
