@@ -8,6 +8,7 @@ import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.testing.EventRecorder;
 import dev.roundhouse.hub.testing.PostgresServer;
+import dev.roundhouse.hub.testing.SseTestClient;
 import dev.roundhouse.hub.testing.TestDriver;
 import dev.roundhouse.hub.testing.TestHub;
 import dev.roundhouse.hub.turns.RunnerSettings;
@@ -91,7 +92,7 @@ class SharedDatabaseWorkersTest {
   @Test
   void turnsStartedAcrossThreeWorkersRunOnceEachAndEveryWorkerStreamsEveryEventInOrder() throws Exception {
     List<EventRecorder> viewers = workers.stream().map(w -> new EventRecorder(w.hub())).toList();
-    try {
+    try (SseTestClient sseOnC = SseTestClient.open(c().http(), "/api/events?after=0")) {
       int tasks = 100;
       for (int i = 0; i < tasks; i++) {
         TestHub at = workers.get(i % 3);
@@ -117,6 +118,14 @@ class SharedDatabaseWorkersTest {
         List<Long> seqs = viewer.seen().stream().map(Event::seq).filter(seq -> seq > 0).toList();
         assertThat(seqs).as("every event once, in order").containsExactlyElementsOf(stored);
       }
+      List<Long> overSse = new ArrayList<>();
+      while (overSse.isEmpty() || overSse.getLast() < last) {
+        SseTestClient.SseEvent next = sseOnC.next(WAIT);
+        if (next.id() != null) {
+          overSse.add(Long.parseLong(next.id()));
+        }
+      }
+      assertThat(overSse).as("the SSE viewer of worker c: every worker's events once, in order").containsExactlyElementsOf(stored);
     } finally {
       viewers.forEach(EventRecorder::close);
     }
