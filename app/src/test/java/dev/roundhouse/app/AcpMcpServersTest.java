@@ -24,18 +24,19 @@ import java.util.regex.Matcher;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * ACP's {@code mcpServers}, end to end: the npm ACP client ({@code lsp-bridge/src/test/node/acp-mcp.test.mjs})
- * gives {@code roundhouse acp} a stdio MCP server of ours ({@code notes-server.mjs}, with a secret in its
- * env); {@code roundhouse serve} runs the real Claude Code and the OpenAI-compatible driver against fake
+ * gives {@code roundhouse acp} an MCP server of ours ({@code notes-server.mjs}): a stdio command with a secret
+ * in its env, or a Streamable HTTP server on loopback that wants the secret in its {@code Authorization} header; {@code roundhouse serve} runs the real Claude Code and the OpenAI-compatible driver against fake
  * model servers scripted to call that server's tool; the gate asks the ACP client, the tool answers. Codex
  * is configured at a path where nothing is installed, so choosing it is refused at {@code session/set_mode}.
  * Afterwards: the model saw the tool, the tool's answer went back to the model, the transcript names the
- * server, and the secret is nowhere in the hub's database or log.
+ * server and its transport, and the secret is nowhere in the hub's database or log.
  */
 @ExtendWith(NoLeakedProcesses.class)
 class AcpMcpServersTest {
@@ -95,8 +96,9 @@ class AcpMcpServersTest {
     }
   }
 
-  @Test
-  void theClientsMcpServerReachesClaudeAndOpenAiThroughTheGateAndAMissingCliIsRefusedAtSetMode() throws Exception {
+  @ParameterizedTest(name = "over {0}")
+  @ValueSource(strings = {"stdio", "http"})
+  void theClientsMcpServerReachesClaudeAndOpenAiThroughTheGateAndAMissingCliIsRefusedAtSetMode(String transport) throws Exception {
     anthropic.enqueue(
         FakeAnthropicServer.answer(FakeAnthropicServer.toolUse("toolu_n1", TOOL, "{\"topic\": \"trains\"}")),
         FakeAnthropicServer.answer("The note is about trains."));
@@ -109,6 +111,7 @@ class AcpMcpServersTest {
           "RH_ACP_CMD", Json.write(Json.tree(face())),
           "RH_PROJECT_DIR", repo.toString(),
           "RH_NOTES_TOKEN", SECRET,
+          "RH_NOTES_TRANSPORT", transport,
           "ROUNDHOUSE_HOME", home.toString()));
     } catch (AssertionError e) {
       // What each model server was asked, to see where a turn went astray.
@@ -118,7 +121,7 @@ class AcpMcpServersTest {
       throw e;
     }
 
-    String answer = "note on trains: the token has " + SECRET.length() + " characters";
+    String answer = "note on trains: the token has " + SECRET.length() + " characters (over " + transport + ")";
     // Claude Code offered the server's tool to the model and sent its answer back.
     assertThat(anthropic.request(0).text()).as("the tool reached the model (Claude Code may defer MCP tools behind its tool search)").contains(TOOL);
     assertThat(anthropic.requests().stream().map(RecordedRequest::body).anyMatch(body -> body.contains(answer))).isTrue();
@@ -137,11 +140,11 @@ class AcpMcpServersTest {
     });
     assertThat(started).hasSize(2);
     for (JsonNode turn : started) {
-      assertThat(turn.path("mcp_servers")).hasToString("[{\"name\":\"notes\",\"transport\":\"stdio\"}]");
+      assertThat(turn.path("mcp_servers")).hasToString("[{\"name\":\"notes\",\"transport\":\"" + transport + "\"}]");
     }
     try (Stream<Path> files = Files.list(home)) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
-        assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as("%s holds no secret of the MCP server's env", file)
+        assertThat(new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1)).as("%s holds no secret of the MCP server's env or headers", file)
             .doesNotContain(SECRET);
       }
     }
