@@ -13,6 +13,7 @@ import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.drivers.testing.RecordingTurnContext;
 import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.testing.NodeProject;
 import dev.roundhouse.hub.spi.TurnEvent;
 import dev.roundhouse.hub.spi.TurnRequest;
 import java.io.IOException;
@@ -268,6 +269,31 @@ class GeminiAcpTest {
     assertThat(card.at("/task/suggested").asBoolean(card.path("suggested").asBoolean())).isTrue();
     assertThat(contents(server.request(1))).contains("suggest_task filed task");
     assertThat(last("turn.tool_result").get("is_error").asBoolean()).isFalse();
+  }
+
+  /**
+   * A face's (an editor's) MCP server reaches Gemini for real: the turn is given the notes stdio server of the
+   * editor tests ({@code lsp-bridge/src/test/node/notes-server.mjs}, a secret in its env); Gemini starts it and
+   * offers its tool to the model, which calls it; the hub's gate asks first; the tool's answer (which proves the
+   * server got the secret, without echoing it) goes back to the model. The secret is not in the transcript.
+   */
+  @Test
+  void anEditorsMcpServerGivenToTheTurnIsCalledThroughTheGate() {
+    NodeProject notes = NodeProject.installed("lsp-bridge", "src", "test", "node");
+    String secret = "s3cret-notes-token-4711";
+    server.enqueue(FakeGeminiServer.callOffered("lookup_note", "{\"topic\": \"trains\"}"), text("The note is about trains."));
+
+    hub.http().op("turn_start", map("task", hub.task(), "message", "what does the note on trains say?", "driver", "gemini",
+        "mcp_servers", List.of(map("name", "notes", "command", "node",
+            "args", List.of(notes.folder().resolve("notes-server.mjs").toString()), "env", map("NOTES_TOKEN", secret)))));
+    Event requested = await("turn.permission_requested");
+    assertThat(requested.data().get("tool").asText()).isEqualTo("lookup_note");
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = await("turn.ended");
+
+    assertThat(ended.data().get("status").asText()).as("%s", hub.transcript()).isEqualTo("completed");
+    assertThat(contents(server.request(1))).contains("note on trains: the token has " + secret.length() + " characters (over stdio)");
+    assertThat(hub.transcript().toString()).doesNotContain(secret);
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.roundhouse.drivers.process.ChildEnvironment;
 import dev.roundhouse.drivers.process.ChildProcesses;
 import dev.roundhouse.drivers.testing.DriverHub;
 import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.testing.NodeProject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -149,5 +150,38 @@ class CodexHubTest {
     JsonNode result = results.get(0);
     assertThat(result.path("output").asText()).contains("suggest_task filed task " + suggested.path("id").asLong() + " 'Write the release notes'");
     assertThat(result.path("is_error").asBoolean()).isFalse();
+  }
+
+  /**
+   * A face's (an editor's) MCP server reaches Codex for real: the turn is given the notes stdio server of the
+   * editor tests ({@code lsp-bridge/src/test/node/notes-server.mjs}, a secret in its env); Codex starts it,
+   * the model calls its tool, the hub's gate asks first, and the tool's answer (which proves the server got
+   * the secret, without echoing it) is the turn's tool result. The secret is not in the transcript.
+   */
+  @Test
+  void anEditorsMcpServerGivenToTheTurnIsCalledThroughTheGate() {
+    NodeProject notes = NodeProject.installed("lsp-bridge", "src", "test", "node");
+    String secret = "s3cret-notes-token-4711";
+    server.enqueue(FakeResponsesServer.mcpCall("call_n", "notes", "lookup_note", "{\"topic\": \"trains\"}"),
+        text("The note is about trains."));
+
+    hub.http().op("turn_start", map("task", hub.task(), "message", "what does the note on trains say?", "driver", "codex",
+        "mcp_servers", List.of(map("name", "notes", "command", "node",
+            "args", List.of(notes.folder().resolve("notes-server.mjs").toString()), "env", map("NOTES_TOKEN", secret)))));
+    Event requested = hub.await("turn.permission_requested");
+    assertThat(requested.data().toString()).contains("lookup_note");
+    hub.http().op("decision_answer", map("decision", requested.data().get("decision").asLong(), "answer", "allow_once"));
+    Event ended = hub.await("turn.ended");
+
+    assertThat(ended.data().get("status").asText()).as("%s", hub.transcript()).isEqualTo("completed");
+    List<JsonNode> results = new ArrayList<>();
+    hub.transcript().forEach(entry -> {
+      if (entry.path("type").asText().equals("turn.tool_result")) {
+        results.add(entry.path("data"));
+      }
+    });
+    assertThat(results).singleElement().satisfies(result -> assertThat(result.path("output").asText())
+        .contains("note on trains: the token has " + secret.length() + " characters (over stdio)"));
+    assertThat(hub.transcript().toString()).doesNotContain(secret);
   }
 }
