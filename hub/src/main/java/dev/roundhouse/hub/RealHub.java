@@ -135,7 +135,9 @@ final class RealHub implements InProcessHub {
       }
       try {
         hub.start(extensionList);
-        // After the extensions: a task that starts by itself is placed and contributed to like any other.
+        // After the extensions: a task that starts by itself (or whose dead worker's queue is taken over) is
+        // placed and contributed to like any other.
+        hub.runner.startLeases();
         hub.autoStarts.open();
         hub.deferredStarts.open();
       } catch (RuntimeException e) {

@@ -51,7 +51,7 @@ final class TurnLeases implements AutoCloseable {
 
   void start() {
     long every = Math.max(100, parts.settings().turnLease().toMillis() / 6);
-    timer.scheduleWithFixedDelay(this::keepQuietly, every, every, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::keepQuietly, 0, every, TimeUnit.MILLISECONDS);
   }
 
   private void keepQuietly() {

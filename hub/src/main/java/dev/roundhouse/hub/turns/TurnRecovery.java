@@ -18,9 +18,9 @@ import java.util.List;
  * is finalised as interrupted, and every pending decision expires (a restart is a non-answer, so a permission
  * is denied); queued messages stay queued.
  *
- * <p>On a database shared by several workers (PostgreSQL), only the turns no live worker holds are ended: those
- * whose lease ran out ({@link #endOrphans}), with the pending decisions of those turns; the other workers' turns
- * and decisions are theirs.
+ * <p>On a database shared by several workers (PostgreSQL), nothing is ended at the start: the other workers'
+ * turns and decisions are theirs, and a dead worker's turns are ended once their lease has run out ({@link
+ * #endOrphans}, by {@link TurnLeases}, which also runs their queued messages).
  *
  * <p>Thread-safe: one store write each.
  */
@@ -31,11 +31,8 @@ final class TurnRecovery {
 
   private TurnRecovery() {}
 
-  /** Returns how many turns were finalised. */
-  static int recover(Store store, String worker, Instant now) {
-    if (store.sharedWithOtherWriters()) {
-      return endOrphans(store, worker, now).size();
-    }
+  /** On a database of its own: finalises every turn left running; returns how many. */
+  static int recover(Store store) {
     return store.write(w -> {
       int count = 0;
       for (Turn turn : w.runner().activeTurns()) {

@@ -77,21 +77,34 @@ public final class TurnRunner implements AutoCloseable {
   }
 
   /**
-   * Ends every process the turns of a previous hub left running (see {@link Containment#reapLeftovers}),
-   * finalises the turns it left running as {@code interrupted} and expires their pending decisions ({@link
-   * TurnRecovery}), and starts the idle watchdog. On a database shared with other workers it also starts
-   * keeping this worker's turn leases ({@link TurnLeases}) and hearing what other workers ask of its turns
-   * ({@link WorkerSignals}). Call once, while holding the home's lock, before the first operation.
+   * Ends every process the turns of a previous hub left running (see {@link Containment#reapLeftovers}) and
+   * starts the idle watchdog. On a database of its own (SQLite) it also finalises the turns the previous hub
+   * left running as {@code interrupted} and expires every pending decision ({@link TurnRecovery}). On a
+   * database shared with other workers it starts hearing what they ask of this worker's turns ({@link
+   * WorkerSignals}); the turns of a dead worker are left to {@link #startLeases()}. Call once, while holding
+   * the home's lock, before the first operation.
    */
   public void open() {
     parts.processes().reapLeftovers(parts.settings().stopGrace());
-    int interrupted = TurnRecovery.recover(parts.store(), parts.worker(), parts.clock().instant());
-    if (interrupted > 0) {
-      log.info("finalised {} turn(s) a previous hub left running as interrupted", interrupted);
-    }
-    watchdog.start();
     if (parts.store().sharedWithOtherWriters()) {
       WorkerSignals.listen(parts.events(), active, this::stop);
+    } else {
+      int interrupted = TurnRecovery.recover(parts.store());
+      if (interrupted > 0) {
+        log.info("finalised {} turn(s) a previous hub left running as interrupted", interrupted);
+      }
+    }
+    watchdog.start();
+  }
+
+  /**
+   * On a database shared with other workers, starts keeping this worker's turn leases and ending the turns of
+   * dead workers, whose queued messages it then runs ({@link TurnLeases}); the first round runs at once. Call
+   * after the extensions have registered their placers and contributors, since a taken-over queue starts
+   * turns. Does nothing on a database of its own.
+   */
+  public void startLeases() {
+    if (parts.store().sharedWithOtherWriters()) {
       leases.start();
     }
   }
