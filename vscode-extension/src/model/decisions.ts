@@ -4,6 +4,7 @@
 import { Decision, DecisionClosed } from "../protocol/types";
 
 const LABELS: Readonly<Record<string, string>> = {
+  allow: "Allow",
   allow_once: "Allow once",
   allow_always: "Always allow",
   deny: "Deny",
@@ -13,14 +14,14 @@ const LABELS: Readonly<Record<string, string>> = {
   decline: "Decline",
 };
 
-const APPROVE = ["allow_once", "approve", "adopt"];
+const APPROVE = ["allow_once", "allow", "approve", "adopt"];
 const DENY = ["deny", "reject", "decline"];
 
 export function optionLabel(option: string): string {
   return LABELS[option] ?? option;
 }
 
-/** The option that says yes (allow_once, approve, adopt), if the decision has one. */
+/** The option that says yes (allow_once, allow, approve, adopt), if the decision has one. */
 export function approveOption(decision: Decision): string | undefined {
   return APPROVE.find((option) => decision.options.includes(option));
 }
@@ -93,6 +94,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   question: "Question",
   settings_drift: "Settings drift",
   calendar_proposal: "Calendar proposal",
+  mcp_consent: "MCP sign-in",
 };
 
 /** The decision's kind in words: "Permission", "Question", "Settings drift", … */

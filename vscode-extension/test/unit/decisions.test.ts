@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DecisionBook, approveOption, decisionContext, decisionDetail, denyOption, optionLabel, proposalView } from "../../src/model/decisions";
+import { DecisionBook, approveOption, decisionContext, decisionDetail, decisionLabel, denyOption, optionLabel, proposalView } from "../../src/model/decisions";
 import { launchProblem, launchSettings } from "../../src/model/launch";
 import { Decision } from "../../src/protocol/types";
 import { DecisionDocuments } from "../../src/views/decisionDocuments";
@@ -34,6 +34,17 @@ test("options have labels, and approve/deny pick the right option for each kind"
   assert.equal(decisionContext(permission), "decision.permission");
   assert.equal(decisionContext(createProposal), "decision.binary");
   assert.equal(decisionContext({ ...permission, kind: "question", options: [] }), "decision.text");
+});
+
+test("an MCP sign-in's consent reads as one, with Allow and Deny as its two answers", () => {
+  const consent: Decision = {
+    id: 4, kind: "mcp_consent", title: "Allow Cursor from 127.0.0.1 to use Roundhouse as you?", options: ["allow", "deny"], status: "pending",
+  };
+  assert.equal(optionLabel("allow"), "Allow");
+  assert.equal(approveOption(consent), "allow");
+  assert.equal(denyOption(consent), "deny");
+  assert.equal(decisionContext(consent), "decision.binary");
+  assert.equal(decisionLabel(consent), "MCP sign-in · Allow Cursor from 127.0.0.1 to use Roundhouse as you?");
 });
 
 test("a calendar proposal shows its change: a create's new event, an update's lines before and after", () => {

@@ -26,6 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * started with the first session, sees the latter; on every (re)connect the pending decisions of the
  * known sessions are offered too. The answer goes to {@code decision_answer}.
  *
+ * <p>An MCP sign-in's consent ({@code mcp_consent}) belongs to no task: it is offered once per connection, in
+ * the session opened first, so a person using only an ACP editor can let a client sign in.
+ *
  * <p>Thread-safe: the session table and the offered set are concurrent; the follower calls in on its own
  * thread, prompts on theirs; no lock is held while calling the hub or the client.
  */
@@ -35,7 +38,12 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   private final Executor executor;
   private final Supplier<HubAddress> locator;
   private final Duration retryDelay;
+  /** The decision kind of an MCP sign-in's consent, which no task owns (the mcp-server module's). */
+  static final String CONSENT = "mcp_consent";
+
   private final Map<Long, String> sessions = new ConcurrentHashMap<>();
+  /** The session opened first, where decisions of no task are offered; null until one is. */
+  private volatile String firstSession;
   private final Set<Long> offered = ConcurrentHashMap.newKeySet();
   /** Serialises starting the follower against closing; {@code follower} and {@code closed} stay volatile for the reads outside it. */
   private final ReentrantLock lock = Locks.tracked("acp-decision-offers");
@@ -53,6 +61,10 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   /** The client opened or loaded a session on {@code task}: its decisions are offered from now on. */
   void watch(long task, String sessionId) {
     sessions.put(task, sessionId);
+    boolean first = firstSession == null;
+    if (first) {
+      firstSession = sessionId;
+    }
     if (follower == null) {
       lock.lock();
       try {
@@ -64,6 +76,18 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
       }
     }
     offerPending(task);
+    if (first) {
+      offerPendingConsents();
+    }
+  }
+
+  /** Offers the pending sign-in consents, which belong to no task. */
+  private void offerPendingConsents() {
+    for (JsonNode decision : hub.call("decision_list", new TurnApi.DecisionQuery(null, null, null, null)).path("decisions")) {
+      if (decision.path("kind").asText().equals(CONSENT) && decision.path("status").asText("pending").equals("pending")) {
+        offer(decision);
+      }
+    }
   }
 
   /** Offers the task's pending decisions (a prompt calls this once its message is sent). */
@@ -77,12 +101,15 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
 
   @Override
   public void connected(boolean resumed, long lastSeq) {
-    for (long task : sessions.keySet()) {
-      try {
+    try {
+      for (long task : sessions.keySet()) {
         offerPending(task);
-      } catch (RoundhouseException e) {
-        // the hub went away again: the next connect offers them
       }
+      if (firstSession != null) {
+        offerPendingConsents();
+      }
+    } catch (RoundhouseException e) {
+      // the hub went away again: the next connect offers them
     }
   }
 
@@ -98,7 +125,9 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
     if (closed || !decision.path("id").canConvertToLong()) {
       return;
     }
-    String sessionId = sessions.get(decision.path("task_id").asLong(-1));
+    String sessionId = decision.path("kind").asText().equals(CONSENT) && !decision.hasNonNull("task_id")
+        ? firstSession
+        : sessions.get(decision.path("task_id").asLong(-1));
     long id = decision.get("id").asLong();
     if (sessionId == null || !offered.add(id)) {
       return;

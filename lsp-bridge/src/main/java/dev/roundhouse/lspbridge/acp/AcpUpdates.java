@@ -174,6 +174,7 @@ final class AcpUpdates {
       String answer = option.asText();
       options.add(switch (answer) {
         case "allow_once" -> new AcpSchema.PermissionOption(answer, "Allow once", PermissionOptionKind.ALLOW_ONCE);
+        case "allow" -> new AcpSchema.PermissionOption(answer, "Allow", PermissionOptionKind.ALLOW_ONCE); // an MCP sign-in's consent
         case "allow_always" -> new AcpSchema.PermissionOption(answer, "Always allow", PermissionOptionKind.ALLOW_ALWAYS);
         case "deny" -> new AcpSchema.PermissionOption(answer, "Deny", PermissionOptionKind.REJECT_ONCE);
         case "adopt" -> new AcpSchema.PermissionOption(answer, "Adopt the changed settings", PermissionOptionKind.ALLOW_ONCE);

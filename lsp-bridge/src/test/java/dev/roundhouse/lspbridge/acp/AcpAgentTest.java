@@ -1,6 +1,7 @@
 package dev.roundhouse.lspbridge.acp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.agentclientprotocol.sdk.client.AcpAsyncClient;
@@ -28,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.roundhouse.hub.core.Actor;
+import dev.roundhouse.hub.model.Decision;
 import reactor.core.publisher.Mono;
 
 /**
@@ -182,6 +185,35 @@ class AcpAgentTest {
     Waits.until("the turn's permission verdict", Duration.ofSeconds(20), () -> !verdicts.isEmpty());
     assertThat(verdicts.getFirst().allowed()).isTrue();
     assertThat(asked).singleElement().satisfies(request -> assertThat(request.sessionId()).isEqualTo(session.sessionId()));
+  }
+
+  /**
+   * An MCP sign-in's consent belongs to no task: the one pending before the first session and the one opened
+   * while two sessions are open are each offered once, with "Allow" and "Deny", and the choice answers it.
+   */
+  @Test
+  void aSignInsConsentIsOfferedOnceInTheFirstSessionAndItsAnswerClosesIt() {
+    Decision before = consent("Allow Cursor from 127.0.0.1 to use Roundhouse as you?");
+    AcpSchema.NewSessionResponse first = newSession(web, null);
+    await(client.newSession(new AcpSchema.NewSessionRequest(web, List.of(), null, null)));
+    Decision during = consent("Allow Claude Code from localhost to use Roundhouse as you?");
+    answer = request -> Mono.just(new AcpSchema.RequestPermissionResponse(new AcpSchema.PermissionSelected(
+        request.toolCall().title().contains("Cursor") ? "allow" : "deny")));
+
+    Waits.until("both consents answered", Duration.ofSeconds(20), () -> !hub.hub().decisions().get(before.id()).orElseThrow().pending()
+        && !hub.hub().decisions().get(during.id()).orElseThrow().pending());
+    assertThat(hub.hub().decisions().get(before.id()).orElseThrow().answer()).isEqualTo("allow");
+    assertThat(hub.hub().decisions().get(during.id()).orElseThrow().answer()).isEqualTo("deny");
+    assertThat(asked).hasSize(2).allSatisfy(request -> {
+      assertThat(request.sessionId()).isEqualTo(first.sessionId());
+      assertThat(request.options()).extracting(AcpSchema.PermissionOption::optionId, AcpSchema.PermissionOption::name)
+          .containsExactly(tuple("allow", "Allow"), tuple("deny", "Deny"));
+    });
+  }
+
+  private Decision consent(String title) {
+    return hub.hub().decisions().open(Actor.client("oauth"), "mcp_consent", null, null, title,
+        JsonNodeFactory.instance.objectNode().put("client_name", "a client"), List.of("allow", "deny"));
   }
 
   @Test
