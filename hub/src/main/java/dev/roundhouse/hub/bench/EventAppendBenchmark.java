@@ -120,7 +120,15 @@ public final class EventAppendBenchmark {
     out.printf(Locale.ROOT, "and on PostgreSQL %s, schema %s%n", postgres.redacted(), schema);
     out.flush();
     Class.forName("org.postgresql.Driver");
-    Jdbi admin = Jdbi.create(postgres.jdbcUrl(), postgres.user(), postgres.password());
+    // a trusted local server may need no password (or even no user name): give the driver only what is set
+    java.util.Properties credentials = new java.util.Properties();
+    if (postgres.user() != null) {
+      credentials.setProperty("user", postgres.user());
+    }
+    if (postgres.password() != null) {
+      credentials.setProperty("password", postgres.password());
+    }
+    Jdbi admin = Jdbi.create(postgres.jdbcUrl(), credentials);
     admin.useHandle(h -> h.execute("CREATE SCHEMA " + schema));
     try {
       DatabaseUrl scratch = postgres.inSchema(schema);

@@ -31,8 +31,8 @@ import java.util.concurrent.Future;
  * Several hub workers' stores on one PostgreSQL database, in this JVM (so one clock times a commit on one
  * worker and its delivery on another): producers spread over the workers append events, a viewer on the
  * first worker's bus receives every worker's events, and each event's commit-to-viewer time is measured from
- * its own worker's commit. Then turn claims: each producer begins and ends turns of a task of its own through
- * its worker, the write a {@code turn_start} makes, and its latency is measured.
+ * its own worker's commit. Then turn claims: {@link #CLAIMERS} claimers spread over the workers each begin and
+ * end turns of a task of their own, the write a {@code turn_start} makes, and its latency is measured.
  *
  * <p>Not thread-safe; one run at a time.
  */
@@ -41,7 +41,9 @@ final class WorkersBenchmark {
   record Figures(int workers, int events, double eventsPerSecond, double deliveryP50Millis, double deliveryP99Millis,
       double claimP50Millis, double claimP99Millis) {}
 
-  private static final int CLAIMS_PER_PRODUCER = 50;
+  /** Turn claims are measured with this many claimers spread over the workers (a busy team, not a flood). */
+  private static final int CLAIMERS = 8;
+  private static final int CLAIMS_PER_CLAIMER = 100;
 
   private final DatabaseUrl database;
   private final int producers;
@@ -117,20 +119,20 @@ final class WorkersBenchmark {
     }
   }
 
-  /** Each producer begins and ends turns of its own task through its worker; the begin's latency, sorted. */
+  /** Each claimer begins and ends turns of its own task through its worker; the begin's latency, sorted. */
   private long[] claims(ExecutorService threads, List<Store> stores) throws Exception {
     long project = stores.getFirst().write(w ->
         w.insertProject(new Project(0, "bench-" + System.nanoTime(), "/tmp", null, null, w.now(), w.now())).id());
-    long[] tasks = new long[producers];
-    for (int p = 0; p < producers; p++) {
+    long[] tasks = new long[CLAIMERS];
+    for (int p = 0; p < CLAIMERS; p++) {
       String title = "claims " + p;
       tasks[p] = stores.getFirst().write(w -> w.insertTask(new Task(0, project, title, null, TaskStatus.TODO, Priority.NORMAL,
           List.of(), List.of(), false, null, null, null, false, Actor.SCHEDULER, w.now(), w.now())).id());
     }
-    long[] latencies = new long[producers * CLAIMS_PER_PRODUCER];
-    run(threads, producers, p -> {
+    long[] latencies = new long[CLAIMERS * CLAIMS_PER_CLAIMER];
+    run(threads, CLAIMERS, p -> {
       Store store = stores.get(p % stores.size());
-      for (int i = 0; i < CLAIMS_PER_PRODUCER; i++) {
+      for (int i = 0; i < CLAIMS_PER_CLAIMER; i++) {
         long began = System.nanoTime();
         Turn turn = store.write(w -> {
           if (w.runner().activeTurn(tasks[p]).isPresent()) {
@@ -140,7 +142,7 @@ final class WorkersBenchmark {
           w.runner().leaseTurn(t.id(), "worker-" + (p % stores.size()), w.now().plusSeconds(30));
           return t;
         });
-        latencies[p * CLAIMS_PER_PRODUCER + i] = System.nanoTime() - began;
+        latencies[p * CLAIMS_PER_CLAIMER + i] = System.nanoTime() - began;
         store.write(w -> {
           w.runner().endTurn(turn.id(), TurnStatus.COMPLETED, null, w.now());
           return null;
