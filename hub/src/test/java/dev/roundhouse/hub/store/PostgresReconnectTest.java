@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hub.events.Event;
+import dev.roundhouse.hub.events.EventBus;
+import dev.roundhouse.hub.events.EventStream;
 import dev.roundhouse.hub.events.EventDraft;
 import dev.roundhouse.hub.model.Project;
 import dev.roundhouse.hub.testing.PostgresServer;
@@ -58,6 +60,40 @@ class PostgresReconnectTest {
       assertThat(next.seq()).isEqualTo(2);
       assertThat(store.eventsAfter(0, 10)).extracting(Event::seq).containsExactly(1L, 2L);
       assertThat(published).extracting(Event::seq).containsExactly(1L, 2L);
+    }
+  }
+
+  /**
+   * Two workers' stores, and the first one's bus: after the server restarts, the first worker's listener
+   * connects again, and events the second worker commits then still reach the first worker's bus, in order,
+   * after the ones from before the restart.
+   */
+  @Test
+  void afterTheServerRestartsAnotherWorkersEventsStillReachThisWorkersBus() throws Exception {
+    PostgresServer.Database database = server.newDatabase();
+    EventBus bus = new EventBus();
+    try (Store first = Store.postgres(database.databaseUrl(), Clock.systemUTC(), 64, bus);
+        Store second = Store.postgres(database.databaseUrl(), Clock.systemUTC(), 64, (events, at) -> {})) {
+      bus.attach(first);
+      try (EventStream live = bus.open(0, 100)) {
+        second.append(new EventDraft("test.event", Actor.USER, null, null, dev.roundhouse.hub.core.Json.tree(java.util.Map.of("n", 1))));
+        assertThat(live.next(Duration.ofSeconds(30))).map(Event::seq).contains(1L);
+
+        server.restart();
+
+        Waits.until("the second worker to write after the restart", Duration.ofSeconds(30), () -> {
+          try {
+            second.append(new EventDraft("test.event", Actor.USER, null, null, dev.roundhouse.hub.core.Json.tree(java.util.Map.of("n", 2))));
+            return true;
+          } catch (RoundhouseException e) {
+            return false; // store_unavailable until its session is open again
+          }
+        });
+        assertThat(live.next(Duration.ofSeconds(30))).as("the event written after the restart, on the first worker's bus")
+            .map(Event::seq).contains(2L);
+      }
+    } finally {
+      bus.close();
     }
   }
 }
