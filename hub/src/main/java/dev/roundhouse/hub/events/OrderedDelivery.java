@@ -42,6 +42,8 @@ final class OrderedDelivery implements AutoCloseable {
   private final Thread thread;
   /** The newest sequence number handed on; the delivery thread's. */
   private long delivered;
+  /** Whether the last read of the log failed: an outage is logged once, not once per batch; the delivery thread's. */
+  private boolean failing;
 
   /** @param deliver the bus's fan-out, called on the delivery thread with the events and their commit time */
   OrderedDelivery(EventLog source, BiConsumer<List<Event>, Long> deliver) {
@@ -83,7 +85,10 @@ final class OrderedDelivery implements AutoCloseable {
         }
       } catch (RuntimeException e) {
         // the log could not be read (the database away): the next batch or notice reads forward again
-        log.warn("could not read the event log forward from seq {}: {}", delivered, e.getMessage());
+        if (!failing) {
+          log.warn("could not read the event log forward from seq {} (events wait until it can be read): {}", delivered, e.getMessage());
+          failing = true;
+        }
       }
     }
   }
@@ -113,6 +118,10 @@ final class OrderedDelivery implements AutoCloseable {
   private void readForward(long upTo) {
     while (delivered < upTo) {
       List<Event> page = source.eventsAfter(delivered, PAGE);
+      if (failing) {
+        log.info("reading the event log forward again from seq {}", delivered);
+        failing = false;
+      }
       if (page.isEmpty()) {
         return;
       }
