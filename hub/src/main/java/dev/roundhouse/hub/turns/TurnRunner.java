@@ -87,7 +87,7 @@ public final class TurnRunner implements AutoCloseable {
   public void open() {
     parts.processes().reapLeftovers(parts.settings().stopGrace());
     if (parts.store().sharedWithOtherWriters()) {
-      WorkerSignals.listen(parts.events(), active, this::stop);
+      WorkerSignals.listen(parts.events(), active, this::stopIfRunning);
     } else {
       int interrupted = TurnRecovery.recover(parts.store());
       if (interrupted > 0) {
@@ -294,6 +294,14 @@ public final class TurnRunner implements AutoCloseable {
       active.remove(loop);
     }
     return view(task, turnId);
+  }
+
+  /**
+   * Stops {@code task}'s loop here if it still runs {@code turn} (another worker asked for that turn; by now the
+   * loop may have gone on to the next queued message, which nobody asked to stop).
+   */
+  private void stopIfRunning(Actor actor, long task, long turn) {
+    active.of(task).filter(loop -> loop.turnId == turn).ifPresent(loop -> stop(actor, task));
   }
 
   /**

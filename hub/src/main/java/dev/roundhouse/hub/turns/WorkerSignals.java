@@ -4,7 +4,6 @@ import dev.roundhouse.hub.core.Actor;
 import dev.roundhouse.hub.events.Event;
 import dev.roundhouse.hub.events.EventBus;
 import java.util.List;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +21,13 @@ final class WorkerSignals {
 
   private WorkerSignals() {}
 
-  /** @param stop stops this worker's loop of a task, on behalf of the actor who asked */
-  static void listen(EventBus events, ActiveTurns active, BiConsumer<Actor, Long> stop) {
+  /** Stops this worker's loop of a task if it still runs the turn named, on behalf of the actor who asked. */
+  @FunctionalInterface
+  interface TurnStopper {
+    void stop(Actor actor, long task, long turn);
+  }
+
+  static void listen(EventBus events, ActiveTurns active, TurnStopper stop) {
     events.observe((List<Event> batch) -> {
       for (Event event : batch) {
         if (event.taskId() == null) {
@@ -37,7 +41,7 @@ final class WorkerSignals {
             active.of(task).filter(loop -> loop.turnId == turn).ifPresent(loop ->
                 Thread.ofVirtual().name("roundhouse-remote-stop-" + task).start(() -> {
                   try {
-                    stop.accept(event.actor(), task);
+                    stop.stop(event.actor(), task, turn);
                   } catch (RuntimeException e) {
                     log.warn("stopping turn {} of task {} as another worker asked failed: {}", turn, task, e.getMessage());
                   }
