@@ -74,10 +74,10 @@ final class RealHub implements InProcessHub {
     if (store.sharedWithOtherWriters()) {
       decisions.follow(events); // answers given at another worker wake the turns parked here
     }
-    this.heartbeat = WorkerHeartbeat.start(store, config.clock());
+    String worker = WorkerHeartbeat.newId();
     this.transcripts = new Transcripts(store, drivers);
     this.runner = new TurnRunner(store, events, drivers, decisions, operations, config.runner(), config.clock(), containment,
-        heartbeat.id());
+        worker);
     TurnOperations.register(operations, runner, transcripts, decisions, drivers, store, config.clock());
     AgentTools.register(operations, board, runner);
     this.retention = new Retention(store, config.retention(), config.clock());
@@ -93,6 +93,7 @@ final class RealHub implements InProcessHub {
         () -> runner.leaseCounts().losses());
     metrics.counter("roundhouse.turn.lease.takeovers", "Turns of dead workers this worker ended as interrupted",
         () -> runner.leaseCounts().takenOver());
+    this.heartbeat = WorkerHeartbeat.start(store, config.clock(), worker); // last: nothing after it can fail
   }
 
   private final Decisions decisions;

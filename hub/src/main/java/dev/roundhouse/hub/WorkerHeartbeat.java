@@ -31,20 +31,26 @@ final class WorkerHeartbeat implements AutoCloseable {
 
   private final Store store;
   private final Clock clock;
-  private final String id = UUID.randomUUID().toString();
+  private final String id;
   private final ScheduledExecutorService timer;
   private volatile String url;
 
-  private WorkerHeartbeat(Store store, Clock clock) {
+  private WorkerHeartbeat(Store store, Clock clock, String id) {
+    this.id = id;
     this.store = store;
     this.clock = clock;
     this.timer = Executors.newSingleThreadScheduledExecutor(
         Thread.ofPlatform().name("roundhouse-worker-heartbeat").daemon(true).factory());
   }
 
-  /** Registers this process (retiring a dead hub's rows) and starts beating. */
-  static WorkerHeartbeat start(Store store, Clock clock) {
-    WorkerHeartbeat heartbeat = new WorkerHeartbeat(store, clock);
+  /** A new worker id: chosen before the hub's parts are made (the runner leases turns to it), registered by {@link #start}. */
+  static String newId() {
+    return UUID.randomUUID().toString();
+  }
+
+  /** Registers this process as worker {@code id} (retiring dead hubs' rows) and starts beating. */
+  static WorkerHeartbeat start(Store store, Clock clock, String id) {
+    WorkerHeartbeat heartbeat = new WorkerHeartbeat(store, clock, id);
     Instant now = heartbeat.now();
     boolean shared = store.sharedWithOtherWriters();
     store.write(w -> {
