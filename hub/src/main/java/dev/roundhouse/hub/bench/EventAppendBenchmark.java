@@ -213,7 +213,8 @@ public final class EventAppendBenchmark {
     }
   }
 
-  private static double percentile(long[] sorted, double q) {
+  /** The {@code q} quantile of {@code sorted} (nearest rank), or 0 when it is empty. */
+  static double percentile(long[] sorted, double q) {
     if (sorted.length == 0) {
       return 0;
     }

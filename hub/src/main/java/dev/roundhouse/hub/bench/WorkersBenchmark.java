@@ -111,8 +111,8 @@ final class WorkersBenchmark {
       }
       Arrays.sort(latencies);
       long[] claims = claims(threads, stores);
-      return new Figures(workers, total, total / seconds, percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6,
-          percentile(claims, 0.50) / 1e6, percentile(claims, 0.99) / 1e6);
+      return new Figures(workers, total, total / seconds, millis(latencies, 0.50), millis(latencies, 0.99),
+          millis(claims, 0.50), millis(claims, 0.99));
     } finally {
       buses.forEach(EventBus::close);
       stores.forEach(Store::close);
@@ -174,7 +174,7 @@ final class WorkersBenchmark {
     }
   }
 
-  private static double percentile(long[] sorted, double q) {
-    return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+  private static double millis(long[] sortedNanos, double q) {
+    return EventAppendBenchmark.percentile(sortedNanos, q) / 1e6;
   }
 }

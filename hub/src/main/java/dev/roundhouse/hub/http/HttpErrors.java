@@ -32,6 +32,7 @@ final class HttpErrors {
       case RoundhouseException.HomeLocked h -> 409;
       default -> switch (e.code()) {
         case "store_closed", "interrupted" -> 503;
+        case "stop_timeout" -> 504; // another hub worker did not end its turn in time
         case "method_not_allowed" -> 405;
         default -> 500;
       };

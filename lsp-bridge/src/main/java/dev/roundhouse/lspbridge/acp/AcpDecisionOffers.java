@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * started with the first session, sees the latter; on every (re)connect the pending decisions of the
  * known sessions are offered too. The answer goes to {@code decision_answer}.
  *
- * <p>An MCP sign-in's consent ({@code mcp_consent}) belongs to no task: it is offered once per connection, in
- * the session opened first, so a person using only an ACP editor can let a client sign in.
+ * <p>A decision of no task (an MCP client's sign-in consent, {@code mcp_consent}) belongs to no session: it is
+ * offered once per connection, in the session opened first, so a person using only an ACP editor still sees it.
  *
  * <p>Thread-safe: the session table and the offered set are concurrent; the follower calls in on its own
  * thread, prompts on theirs; no lock is held while calling the hub or the client.
@@ -38,9 +38,6 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
   private final Executor executor;
   private final Supplier<HubAddress> locator;
   private final Duration retryDelay;
-  /** The decision kind of an MCP sign-in's consent, which no task owns (the mcp-server module's). */
-  static final String CONSENT = "mcp_consent";
-
   private final Map<Long, String> sessions = new ConcurrentHashMap<>();
   /** The session opened first, where decisions of no task are offered; null until one is. */
   private volatile String firstSession;
@@ -77,14 +74,14 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
     }
     offerPending(task);
     if (first) {
-      offerPendingConsents();
+      offerPendingOfNoTask();
     }
   }
 
-  /** Offers the pending sign-in consents, which belong to no task. */
-  private void offerPendingConsents() {
+  /** Offers the pending decisions that belong to no task (sign-in consents). */
+  private void offerPendingOfNoTask() {
     for (JsonNode decision : hub.call("decision_list", new TurnApi.DecisionQuery(null, null, null, null)).path("decisions")) {
-      if (decision.path("kind").asText().equals(CONSENT) && decision.path("status").asText("pending").equals("pending")) {
+      if (!decision.hasNonNull("task_id") && decision.path("status").asText("pending").equals("pending")) {
         offer(decision);
       }
     }
@@ -106,7 +103,7 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
         offerPending(task);
       }
       if (firstSession != null) {
-        offerPendingConsents();
+        offerPendingOfNoTask();
       }
     } catch (RoundhouseException e) {
       // the hub went away again: the next connect offers them
@@ -125,9 +122,7 @@ final class AcpDecisionOffers implements EventFollower.Listener, AutoCloseable {
     if (closed || !decision.path("id").canConvertToLong()) {
       return;
     }
-    String sessionId = decision.path("kind").asText().equals(CONSENT) && !decision.hasNonNull("task_id")
-        ? firstSession
-        : sessions.get(decision.path("task_id").asLong(-1));
+    String sessionId = decision.hasNonNull("task_id") ? sessions.get(decision.get("task_id").asLong()) : firstSession;
     long id = decision.get("id").asLong();
     if (sessionId == null || !offered.add(id)) {
       return;
