@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,7 +59,15 @@ final class WorkspaceBenchmark {
    * @param agree the operation and git report the same files and line counts
    */
   record DiffFigures(String name, int files, int commits, int changedFiles, Spread taskDiff, Spread mergeBase, Spread numstat,
-      Spread git, double ratio, boolean agree) {}
+      Spread git, double ratio, boolean agree, NewTip newTip) {}
+
+  /**
+   * The first read after the task committed anew, every changed file with new contents: nothing counted before
+   * helps ({@code task_diff} keeps the counts of files already counted). Null for the deep case.
+   *
+   * @param ratio {@code task_diff} p50 over git's p50 on the same commits
+   */
+  record NewTip(int rounds, Spread taskDiff, Spread git, double ratio) {}
 
   /**
    * Starting tasks at once.
@@ -162,7 +171,43 @@ final class WorkspaceBenchmark {
     text.printf(Locale.ROOT, "wide: %d files, a task changing %d of them (%d deleted, %d added, the rest modified), built in %.1f s%n",
         files, changed, removed, added, (System.nanoTime() - start) / 1e9);
     text.flush();
-    return compare(hub, text, "wide", task, repository, folder, worktree.path("branch").asText(), files, 1);
+    String branch = worktree.path("branch").asText();
+    DiffFigures warm = compare(hub, text, "wide", task, repository, folder, branch, files, 1);
+    List<Path> kept = new ArrayList<>();
+    for (int f = removed; f < changed - added; f++) {
+      kept.add(folder.resolve(BenchGit.path(f)));
+    }
+    for (int f = files; f < files + added; f++) {
+      kept.add(folder.resolve(BenchGit.path(f)));
+    }
+    NewTip newTip = newTips(hub, text, task, repository, folder, branch, kept);
+    return new DiffFigures(warm.name(), warm.files(), warm.commits(), warm.changedFiles(), warm.taskDiff(), warm.mergeBase(),
+        warm.numstat(), warm.git(), warm.ratio(), warm.agree(), newTip);
+  }
+
+  /** {@link NewTip}: each round appends a line to every file the task changed and keeps, commits, then reads once. */
+  private NewTip newTips(Hub hub, PrintWriter text, long task, Path repository, Path worktree, String branch, List<Path> changedFiles)
+      throws IOException {
+    int rounds = Math.max(3, Math.min(runs, 7));
+    long[] ours = new long[rounds];
+    long[] git = new long[rounds];
+    for (int round = 0; round < rounds; round++) {
+      for (Path file : changedFiles) {
+        Files.writeString(file, "round " + round + "\n", StandardOpenOption.APPEND);
+      }
+      BenchGit.run(worktree, "commit", "-q", "-a", "-m", "round " + round);
+      long start = System.nanoTime();
+      invoke(hub, "task_diff", Map.of("task", task));
+      ours[round] = System.nanoTime() - start;
+      BenchGit.Run base = BenchGit.run(repository, "merge-base", "main", branch);
+      git[round] = base.nanos() + BenchGit.run(worktree, "diff", "--numstat", base.stdout().strip()).nanos();
+    }
+    NewTip figures = new NewTip(rounds, Spread.of(ours), Spread.of(git), Spread.of(ours).p50Millis() / Spread.of(git).p50Millis());
+    text.printf(Locale.ROOT, "  first read after a new commit to all %d files, %d rounds: task_diff p50 %.1f ms (min %.1f), git p50 %.1f ms:"
+        + " %.2fx%n", changedFiles.size(), rounds, figures.taskDiff().p50Millis(), figures.taskDiff().minMillis(),
+        figures.git().p50Millis(), figures.ratio());
+    text.flush();
+    return figures;
   }
 
   /** A task on a base of {@code commits} commits, cut {@code behind} commits before the base's tip. */
@@ -222,7 +267,7 @@ final class WorkspaceBenchmark {
     boolean agree = diff.path("files").size() == lines.size() && diff.path("added").asInt() == gitAdded
         && diff.path("removed").asInt() == gitRemoved;
     DiffFigures figures = new DiffFigures(name, repositoryFiles, history, lines.size(), Spread.of(ours), Spread.of(mergeBase),
-        Spread.of(numstat), Spread.of(git), Spread.of(ours).p50Millis() / Spread.of(git).p50Millis(), agree);
+        Spread.of(numstat), Spread.of(git), Spread.of(ours).p50Millis() / Spread.of(git).p50Millis(), agree, null);
     text.printf(Locale.ROOT, "  task_diff (%d files, +%d -%d): p50 %.1f ms (min %.1f, max %.1f) over %d warm runs%n",
         diff.path("files").size(), diff.path("added").asInt(), diff.path("removed").asInt(), figures.taskDiff().p50Millis(),
         figures.taskDiff().minMillis(), figures.taskDiff().maxMillis(), runs);

@@ -4,6 +4,8 @@ import static dev.roundhouse.app.CliTestSupport.context;
 import static dev.roundhouse.app.CliTestSupport.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.testing.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,5 +68,19 @@ class BenchCommandTest {
         .contains("60 message events in")
         .containsPattern("emit -> SSE viewer latency: p50 [0-9.]+ ms, p99 [0-9.]+ ms")
         .containsPattern("peak RSS of this process \\(hub and viewer\\): [1-9][0-9]* MB");
+  }
+
+  @Test
+  void benchWorkspaceComparesWithGitOnRepeatedReadsAndOnTheFirstReadOfANewTip() throws Exception {
+    CliResult result = ok(context(home, home), "bench", "workspace", "--files", "60", "--changed", "20", "--commits", "40",
+        "--behind", "10", "--tasks", "2", "--runs", "3", "--warmup", "1", "--json");
+
+    JsonNode figures = Json.read(result.out(), JsonNode.class);
+    assertThat(figures.path("wide").path("agree").asBoolean()).isTrue();
+    assertThat(figures.path("wide").path("changed_files").asInt()).isEqualTo(20);
+    assertThat(figures.path("wide").path("new_tip").path("rounds").asInt()).isEqualTo(3);
+    assertThat(figures.path("wide").path("new_tip").path("ratio").asDouble()).isPositive();
+    assertThat(figures.path("deep").path("agree").asBoolean()).isTrue();
+    assertThat(figures.path("deep").path("new_tip").isValueNode()).isFalse(); // null or absent: no new tips there
   }
 }

@@ -26,6 +26,7 @@ import org.eclipse.jgit.treewalk.AbstractTreeIterator;
 import org.eclipse.jgit.treewalk.CanonicalTreeParser;
 import org.eclipse.jgit.treewalk.EmptyTreeIterator;
 import org.eclipse.jgit.treewalk.FileTreeIterator;
+import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.treewalk.filter.PathFilterGroup;
 import org.eclipse.jgit.treewalk.filter.TreeFilter;
 import org.eclipse.jgit.util.io.NullOutputStream;
@@ -53,14 +54,17 @@ final class DiffReader implements AutoCloseable {
   private final DiffFormatter scanner;
   private final boolean withHunks;
   private final int slices;
+  private final CountCache cache;
 
   /**
    * @param repository the main repository, or the worktree's when its uncommitted changes are read
    * @param worktree   the task's worktree folder, or null when it is gone
    * @param slices     at most this many slices are counted at once
+   * @param cache      files counted before
    */
-  DiffReader(Repository repository, Path worktree, boolean withHunks, int slices) {
+  DiffReader(Repository repository, Path worktree, boolean withHunks, int slices, CountCache cache) {
     this.repository = repository;
+    this.cache = cache;
     this.worktree = worktree;
     this.reader = repository.newObjectReader();
     this.withHunks = withHunks;
@@ -73,7 +77,7 @@ final class DiffReader implements AutoCloseable {
   /** @param dirty the worktree's uncommitted paths; empty when there is no worktree to read */
   List<FileChange> read(ObjectId mergeBase, ObjectId head, Set<String> dirty) throws IOException {
     List<DiffEntry> entries = new ArrayList<>();
-    for (DiffEntry entry : scanner.scan(tree(mergeBase), tree(head))) {
+    for (DiffEntry entry : committed(mergeBase, head)) {
       if (!dirty.contains(entry.getOldPath()) && !dirty.contains(entry.getNewPath())) {
         entries.add(entry);
       }
@@ -121,7 +125,7 @@ final class DiffReader implements AutoCloseable {
   }
 
   private List<FileChange> count(List<DiffEntry> entries, Set<String> dirty, ObjectReader blobs) throws IOException {
-    try (blobs; FileCounter counter = new FileCounter(repository, blobs, withHunks)) {
+    try (blobs; FileCounter counter = new FileCounter(repository, blobs, withHunks, cache)) {
       List<FileChange> files = new ArrayList<>(entries.size());
       for (DiffEntry entry : entries) {
         files.add(counter.count(entry, dirty));
@@ -202,6 +206,21 @@ final class DiffReader implements AutoCloseable {
       return renames.compute(new ContentSource.Pair(source, source), NullProgressMonitor.INSTANCE);
     } catch (CanceledException e) {
       throw new IOException("rename detection was cancelled", e);
+    }
+  }
+
+  /**
+   * The files that differ between two commits. The walk is the diff formatter's, but reads attributes (a path marked
+   * {@code binary} or {@code -diff}) from the task's tree, as git reads them from the task's worktree; the formatter
+   * would read them from the merge-base's.
+   */
+  private List<DiffEntry> committed(ObjectId mergeBase, ObjectId head) throws IOException {
+    try (TreeWalk walk = new TreeWalk(repository, reader)) {
+      walk.addTree(tree(mergeBase));
+      walk.setHead(walk.addTree(tree(head)));
+      walk.setRecursive(true);
+      walk.setFilter(TreeFilter.ANY_DIFF);
+      return DiffEntry.scan(walk);
     }
   }
 

@@ -19,11 +19,18 @@ import org.eclipse.jgit.revwalk.RevWalk;
  * Status, diff, commits and merge-base of a task, read with JGit; no lock, no child process. A worktree whose
  * folder is gone still has a diff and commits (its branch's); its uncommitted part is then empty.
  *
+ * <p>Line counts of file pairs already counted are kept ({@link CountCache}), so reading a diff again counts only
+ * the files that changed since.
+ *
  * <p>Thread-safe: every call takes the shared repositories of its folders ({@link OpenRepositories}) and releases them.
  */
 final class RealChanges implements Changes {
   /** A wide diff is counted on up to this many threads at once: the machine's cores, at most four. */
   private static final int SLICES = Math.min(4, Runtime.getRuntime().availableProcessors());
+  /** Files whose counts are kept between reads: a few MB at most. */
+  private static final int COUNTS_KEPT = 16_384;
+
+  private final CountCache counted = new CountCache(COUNTS_KEPT);
 
   @Override
   public WorktreeStatus status(TaskWorktree worktree) {
@@ -51,7 +58,7 @@ final class RealChanges implements Changes {
       ObjectId mergeBase = JGitSupport.mergeBase(main, refs.task(), refs.base());
       Set<String> dirty = work == null ? Set.of() : dirtyPaths(work, refs.task());
       try (DiffReader reader = new DiffReader(dirty.isEmpty() ? main : work,
-          work == null ? null : Path.of(worktree.path()), withHunks, SLICES)) {
+          work == null ? null : Path.of(worktree.path()), withHunks, SLICES, counted)) {
         List<FileChange> files = reader.read(mergeBase, refs.task(), dirty);
         int added = files.stream().mapToInt(FileChange::added).sum();
         int removed = files.stream().mapToInt(FileChange::removed).sum();

@@ -5,13 +5,14 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import org.eclipse.jgit.diff.ContentSource;
 import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.AnyObjectId;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.ObjectId;
-import org.eclipse.jgit.lib.ObjectInserter;
 import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 
@@ -36,7 +37,7 @@ final class WorktreeBlobs extends ObjectReader.Filter {
   private final Path worktree;
   private final Map<ObjectId, String> paths;
   private final ContentSource filtered;
-  private final ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
+  private final MessageDigest sha1 = sha1();
 
   /**
    * @param store    the object store's reader; closed with this one
@@ -91,6 +92,28 @@ final class WorktreeBlobs extends ObjectReader.Filter {
     return paths.containsKey(id) ? open(id, typeHint).getSize() : store.getObjectSize(id, typeHint);
   }
 
+  /**
+   * The id git gives a blob of these bytes. The JDK's SHA-1 (the CPU's SHA instructions where it has them) is
+   * several times faster than JGit's, which also checks for collision attacks: not needed to tell whether a file
+   * in the task's own worktree still holds a blob the diff already names.
+   */
+  private ObjectId blobId(byte[] content) {
+    sha1.update(Constants.encodedTypeString(Constants.OBJ_BLOB));
+    sha1.update((byte) ' ');
+    sha1.update(Constants.encodeASCII(content.length));
+    sha1.update((byte) 0);
+    sha1.update(content);
+    return ObjectId.fromRaw(sha1.digest());
+  }
+
+  private static MessageDigest sha1() {
+    try {
+      return MessageDigest.getInstance("SHA-1");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JDK has no SHA-1", e);
+    }
+  }
+
   /** The file's bytes when it is a regular file whose blob id is {@code id}, else null. */
   private byte[] matchingFile(String path, AnyObjectId id) {
     Path file = worktree.resolve(path);
@@ -100,7 +123,7 @@ final class WorktreeBlobs extends ObjectReader.Filter {
         return null;
       }
       byte[] content = Files.readAllBytes(file);
-      return id.equals(hasher.idFor(Constants.OBJ_BLOB, content)) ? content : null;
+      return id.equals(blobId(content)) ? content : null;
     } catch (IOException | RuntimeException e) {
       return null; // gone, unreadable or not a file: the object store answers
     }

@@ -127,6 +127,40 @@ class DiffTest {
     assertThat(workspace.changes().status(worktree).exists()).isFalse();
   }
 
+  /** Counts kept from an earlier read (the diff keeps them by contents) must never show through a change. */
+  @Test
+  void readingAgainAfterEachKindOfChangeStillMatchesGit(Sandbox sandbox) throws Exception {
+    Workspace workspace = sandbox.workspace();
+    TaskWorktree worktree = sandbox.ensure(workspace, 6, "again").worktree();
+    Path work = Path.of(worktree.path());
+    sandbox.commit(work, "first", "src/app.txt", "one\ntwo\nthree\n", "data/table.txt", "a\nb\n");
+    TaskDiff first = workspace.changes().diff(worktree, false);
+    assertThat(workspace.changes().diff(worktree, false)).isEqualTo(first);
+
+    // the same file committed again with other contents
+    sandbox.commit(work, "second", "src/app.txt", "one\n2\nthree\nfour\nfive\n");
+    TaskDiff second = workspace.changes().diff(worktree, false);
+    assertThat(numstat(second)).isEqualTo(gitNumstat(sandbox, work, second.mergeBase(), worktree.branch()));
+    assertThat(file(second, "src/app.txt").added()).isEqualTo(3); // 2, four, five
+
+    // an uncommitted edit, then the same edit undone: the committed counts come back
+    sandbox.write(work, "src/app.txt", "one\n");
+    TaskDiff dirty = workspace.changes().diff(worktree, false);
+    assertThat(file(dirty, "src/app.txt").uncommitted()).isTrue();
+    assertThat(numstat(dirty)).isEqualTo(gitNumstat(sandbox, work, dirty.mergeBase(), null));
+    sandbox.write(work, "src/app.txt", "one\n2\nthree\nfour\nfive\n");
+    assertThat(workspace.changes().diff(worktree, false)).isEqualTo(second);
+
+    // an attribute now marks a file binary: same contents, same paths, other answer
+    sandbox.commit(work, "attributes", ".gitattributes", "*.txt binary\n");
+    TaskDiff binary = workspace.changes().diff(worktree, false);
+    assertThat(file(binary, "data/table.txt").binary()).isTrue();
+    assertThat(numstat(binary)).isEqualTo(gitNumstat(sandbox, work, binary.mergeBase(), worktree.branch()));
+
+    // hunks are still made on request
+    assertThat(file(workspace.changes().diff(worktree, true), ".gitattributes").hunks()).hasSize(1);
+  }
+
   private static FileChange file(TaskDiff diff, String path) {
     return diff.files().stream().filter(file -> file.path().equals(path)).findFirst().orElseThrow();
   }
