@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.ContentSource;
@@ -37,6 +38,10 @@ import org.eclipse.jgit.util.io.NullOutputStream;
  * worktree's status reports as changed are read from disk, and rename detection (git's 50% similarity) runs
  * over both together.
  *
+ * <p>The worktree's status is read on another thread meanwhile; until it is known, the committed files modified in
+ * place (which rename detection leaves alone) are already counted, on a virtual thread of their own, and those the
+ * status then reports changed again are dropped for the worktree's version.
+ *
  * <p>The task's side of each file is read from the worktree when the file there is byte for byte the blob
  * ({@link WorktreeBlobs}); each file is then counted ({@link FileCounter}). A wide diff is counted in
  * {@code slices} slices at once, the first on the caller's thread and each other on a virtual thread of its own
@@ -57,7 +62,7 @@ final class DiffReader implements AutoCloseable {
   private final CountCache cache;
 
   /**
-   * @param repository the main repository, or the worktree's when its uncommitted changes are read
+   * @param repository the worktree's repository, or the main one when the worktree is gone
    * @param worktree   the task's worktree folder, or null when it is gone
    * @param slices     at most this many slices are counted at once
    * @param cache      files counted before
@@ -74,10 +79,58 @@ final class DiffReader implements AutoCloseable {
     FileCounter.configure(scanner, repository);
   }
 
-  /** @param dirty the worktree's uncommitted paths; empty when there is no worktree to read */
-  List<FileChange> read(ObjectId mergeBase, ObjectId head, Set<String> dirty) throws IOException {
+  /**
+   * @param dirtyPaths the worktree's uncommitted paths (empty when there is no worktree to read), found meanwhile on
+   *     another thread: the committed walk, and the counts of the committed files that were modified in place (rename
+   *     detection never pairs those), run while the worktree's status is read
+   */
+  List<FileChange> read(ObjectId mergeBase, ObjectId head, Future<Set<String>> dirtyPaths) throws IOException {
+    List<DiffEntry> committed = committed(mergeBase, head);
+    List<DiffEntry> modified = new ArrayList<>();
     List<DiffEntry> entries = new ArrayList<>();
-    for (DiffEntry entry : committed(mergeBase, head)) {
+    for (DiffEntry entry : committed) {
+      (modifiedInPlace(entry) ? modified : entries).add(entry);
+    }
+    FutureTask<List<FileChange>> early = null;
+    if (modified.size() >= SLICE_MIN) {
+      Map<ObjectId, String> sides = newSides(modified);
+      FutureTask<List<FileChange>> task = new FutureTask<>(() -> count(modified, Set.of(), blobs(sides, null)));
+      Thread.ofVirtual().name("workspace-diff").start(task);
+      early = task;
+    } else {
+      entries.addAll(modified);
+    }
+    try {
+      Set<String> dirty = await(dirtyPaths);
+      List<FileChange> files = readRest(mergeBase, entries, dirty);
+      if (early != null) {
+        // a committed file changed again in the worktree was counted above against the worktree instead
+        for (FileChange file : join(early)) {
+          if (!dirty.contains(file.path())) {
+            files.add(file);
+          }
+        }
+        early = null;
+      }
+      files.sort(Comparator.comparing(FileChange::path));
+      return files;
+    } finally {
+      if (early != null) {
+        awaitQuietly(early); // no slice outlives the read, even a failed one
+      }
+    }
+  }
+
+  /** A modification that keeps the file's type: rename detection leaves it as it is (it has no break score). */
+  private static boolean modifiedInPlace(DiffEntry entry) {
+    return entry.getChangeType() == DiffEntry.ChangeType.MODIFY
+        && (entry.getOldMode().getBits() & FileMode.TYPE_MASK) == (entry.getNewMode().getBits() & FileMode.TYPE_MASK);
+  }
+
+  /** The committed entries not changed again in the worktree, plus the worktree's changes: renames, then counts. */
+  private List<FileChange> readRest(ObjectId mergeBase, List<DiffEntry> committed, Set<String> dirty) throws IOException {
+    List<DiffEntry> entries = new ArrayList<>();
+    for (DiffEntry entry : committed) {
       if (!dirty.contains(entry.getOldPath()) && !dirty.contains(entry.getNewPath())) {
         entries.add(entry);
       }
@@ -111,8 +164,24 @@ final class DiffReader implements AutoCloseable {
     for (FutureTask<List<FileChange>> other : others) {
       files.addAll(join(other));
     }
-    files.sort(Comparator.comparing(FileChange::path));
     return files;
+  }
+
+  private static Set<String> await(Future<Set<String>> dirtyPaths) throws IOException {
+    try {
+      return dirtyPaths.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading the worktree's status", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IOException("could not read the worktree's status: " + e.getCause().getMessage(), e.getCause());
+    }
   }
 
   /**
