@@ -193,12 +193,13 @@ class AcpAgentTest {
    */
   @Test
   void aSignInsConsentIsOfferedOnceInTheFirstSessionAndItsAnswerClosesIt() {
+    // Set first: the consent pending before the first session is offered as soon as that session opens.
+    answer = request -> Mono.just(new AcpSchema.RequestPermissionResponse(new AcpSchema.PermissionSelected(
+        request.toolCall().title().contains("Cursor") ? "allow" : "deny")));
     Decision before = consent("Allow Cursor from 127.0.0.1 to use Roundhouse as you?");
     AcpSchema.NewSessionResponse first = newSession(web, null);
     await(client.newSession(new AcpSchema.NewSessionRequest(web, List.of(), null, null)));
     Decision during = consent("Allow Claude Code from localhost to use Roundhouse as you?");
-    answer = request -> Mono.just(new AcpSchema.RequestPermissionResponse(new AcpSchema.PermissionSelected(
-        request.toolCall().title().contains("Cursor") ? "allow" : "deny")));
 
     Waits.until("both consents answered", Duration.ofSeconds(20), () -> !hub.hub().decisions().get(before.id()).orElseThrow().pending()
         && !hub.hub().decisions().get(during.id()).orElseThrow().pending());
