@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       before and after, in the same run. The program times its own writing (first line to last flush), so the
  *       ratio is the service's own throughput. Also: this JVM's CPU per MB of log (the hub, its HTTP server and the
  *       SSE streams; the viewers are processes of their own) and its resident memory before, at its peak and after.
+ *       First, a warm-up run of up to 40 MB through the hub with viewers of its own, not measured.
  *   <li><b>Terminal.</b> Keystroke to echo through {@code /api/x/pty} (a WebSocket on loopback, a PTY, {@code cat} in
  *       raw mode echoing each byte), against the same through {@code script} on a local PTY with pipes.
  * </ul>
@@ -51,6 +52,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ServicesBenchmark {
   private static final Duration WAIT = Duration.ofMinutes(5);
+  /** The warm-up run writes this much, or the whole run's size when that is less. */
+  private static final long WARMUP_BYTES = 40_000_000;
   private static final String READY_COMMAND = "stty raw -echo; echo RE''ADY; exec cat\n";
   private static final String LOG_WRITER = """
       import sys, time
@@ -126,18 +129,25 @@ final class ServicesBenchmark {
         HubServer server = HubServer.start(hub)) {
       hub.operations().call("project_create", Actor.USER, new BoardApi.ProjectCreate("bench", folder.toString(), null, null),
           dev.roundhouse.hub.model.Project.class);
-      hub.operations().invoke("service_define", Actor.USER, Json.tree(Map.of("project", "bench", "name", "loggen",
-          "argv", List.of("python3", "loggen.py", Long.toString(bytes), folder.resolve("hub.result").toString()),
-          "kind", "setup")));
+      long warmupBytes = Math.min(bytes, WARMUP_BYTES);
+      for (String name : List.of("warmup", "loggen")) {
+        hub.operations().invoke("service_define", Actor.USER, Json.tree(Map.of("project", "bench", "name", name,
+            "argv", List.of("python3", "loggen.py", Long.toString(name.equals("warmup") ? warmupBytes : bytes),
+                folder.resolve(name + ".result").toString()),
+            "kind", "setup")));
+      }
       print(out, "roundhouse bench services: %d MB of log lines by python3, %d viewers (curl, SSE follow); load average %s%n",
           bytes / 1_000_000, viewers, loadAverage());
+      Writing warmup = warmUp(hub, server, home, folder);
+      print(out, "  warm-up, not measured: %7.1f MB/s (%d lines in %.2f s) through the hub, %d viewers (the JIT compiling)%n",
+          warmup.megabytesPerSecond(), warmup.lines(), warmup.seconds(), viewers);
       Writing before = devNull(folder);
       print(out, "  to /dev/null:          %7.1f MB/s (%d lines in %.2f s)%n", before.megabytesPerSecond(), before.lines(), before.seconds());
       Writing hubRun;
       long cpu;
       double[] rss = new double[3];
       double heapBefore = heapAfterCollection();
-      List<Process> followers = follow(server, hub.token(), home);
+      List<Process> followers = follow(server, hub.token(), home, "loggen");
       try {
         rss[0] = rssMegabytes();
         AtomicLong peak = new AtomicLong((long) (rss[0] * 1e6));
@@ -151,7 +161,7 @@ final class ServicesBenchmark {
         if (!"exited".equals(ended.path("status").asText())) {
           throw new IllegalStateException("the log writer did not exit cleanly: " + ended);
         }
-        hubRun = result(folder.resolve("hub.result"));
+        hubRun = result(folder.resolve("loggen.result"));
         rss[1] = peak.get() / 1e6;
         rss[2] = rssMegabytes();
       } finally {
@@ -188,6 +198,30 @@ final class ServicesBenchmark {
     }
   }
 
+  /**
+   * A first, shorter run of the same writer through the hub with as many viewers of its own, not measured: the JIT
+   * compiles the pump, the log and the SSE path here (1.3 – 1.9 s of CPU inside the measured run without it), so the
+   * figures are a long-running hub's, as {@code bench turns} measures after its warm-up round.
+   */
+  private Writing warmUp(Hub hub, HubServer server, Path home, Path folder) throws Exception {
+    List<Process> followers = follow(server, hub.token(), home, "warmup");
+    try {
+      JsonNode ended = hub.operations().invoke("service_start", Actor.USER,
+          Json.tree(Map.of("project", "bench", "service", "warmup", "wait_seconds", (int) WAIT.toSeconds())));
+      if (!"exited".equals(ended.path("status").asText())) {
+        throw new IllegalStateException("the warm-up writer did not exit cleanly: " + ended);
+      }
+      return result(folder.resolve("warmup.result"));
+    } finally {
+      for (Process follower : followers) {
+        follower.destroy();
+      }
+      for (Process follower : followers) {
+        follower.waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
   private Writing devNull(Path folder) throws Exception {
     Path result = folder.resolve("devnull.result");
     Process writer = new ProcessBuilder("python3", "loggen.py", Long.toString(bytes), result.toString())
@@ -207,17 +241,17 @@ final class ServicesBenchmark {
     return new Writing(Long.parseLong(fields[0]), Long.parseLong(fields[1]), Double.parseDouble(fields[2]));
   }
 
-  /** Starts the viewers and waits until each has its response headers (it is following). */
-  private List<Process> follow(HubServer server, String token, Path home) throws Exception {
+  /** Starts the viewers of {@code service} and waits until each has its response headers (it is following). */
+  private List<Process> follow(HubServer server, String token, Path home, String service) throws Exception {
     Path header = home.resolve("bench-auth-header");
     Files.writeString(header, "Authorization: Bearer " + token + "\n");
     List<Process> followers = new ArrayList<>();
     List<Path> heads = new ArrayList<>();
     for (int i = 0; i < viewers; i++) {
-      Path head = home.resolve("viewer-" + i + ".head");
+      Path head = home.resolve(service + "-viewer-" + i + ".head");
       heads.add(head);
       followers.add(new ProcessBuilder("curl", "-sN", "-H", "@" + header, "-D", head.toString(), "-o", "/dev/null",
-          server.url() + "/api/x/services/bench/loggen/logs?follow=1&tail=1")
+          server.url() + "/api/x/services/bench/" + service + "/logs?follow=1&tail=1")
           .redirectError(ProcessBuilder.Redirect.DISCARD).start());
     }
     long deadline = System.nanoTime() + WAIT.toNanos();
