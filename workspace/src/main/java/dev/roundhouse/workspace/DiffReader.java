@@ -101,11 +101,11 @@ final class DiffReader implements AutoCloseable {
       entries.addAll(modified);
     }
     try {
-      Set<String> dirty = await(dirtyPaths);
+      Set<String> dirty = join(dirtyPaths, "reading the worktree's status");
       List<FileChange> files = readRest(mergeBase, entries, dirty);
       if (early != null) {
         // a committed file changed again in the worktree was counted above against the worktree instead
-        for (FileChange file : join(early)) {
+        for (FileChange file : join(early, "counting the diff")) {
           if (!dirty.contains(file.path())) {
             files.add(file);
           }
@@ -162,26 +162,9 @@ final class DiffReader implements AutoCloseable {
       throw e;
     }
     for (FutureTask<List<FileChange>> other : others) {
-      files.addAll(join(other));
+      files.addAll(join(other, "counting the diff"));
     }
     return files;
-  }
-
-  private static Set<String> await(Future<Set<String>> dirtyPaths) throws IOException {
-    try {
-      return dirtyPaths.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while reading the worktree's status", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      throw new IOException("could not read the worktree's status: " + e.getCause().getMessage(), e.getCause());
-    }
   }
 
   /**
@@ -223,13 +206,14 @@ final class DiffReader implements AutoCloseable {
     return slices;
   }
 
-  private static List<FileChange> join(FutureTask<List<FileChange>> task) throws IOException {
+  /** The task's result; what it threw is rethrown as it was (unchecked or an IOException), else in an IOException. */
+  private static <T> T join(Future<T> task, String what) throws IOException {
     try {
       return task.get();
     } catch (InterruptedException e) {
       task.cancel(true);
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted while counting the diff", e);
+      throw new IOException("interrupted while " + what, e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof IOException io) {
         throw io;
@@ -240,7 +224,7 @@ final class DiffReader implements AutoCloseable {
       if (e.getCause() instanceof Error error) {
         throw error;
       }
-      throw new IOException(e.getCause());
+      throw new IOException("failed while " + what + ": " + e.getCause().getMessage(), e.getCause());
     }
   }
 
