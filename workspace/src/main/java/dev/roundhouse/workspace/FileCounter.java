@@ -17,8 +17,9 @@ import org.eclipse.jgit.util.io.NullOutputStream;
 
 /**
  * One file of a diff as a {@link FileChange}: its line counts are the sums of its edit list (no text is formatted
- * unless hunks are asked for); a binary file has none, whether its contents say so or its attributes do. Myers is the default algorithm, as in git, unless the
- * repository's {@code diff.algorithm} says histogram, so line counts agree with git's.
+ * unless hunks are asked for); a binary file has none, whether its contents say so or its attributes do. Myers is the
+ * default algorithm, as in git, unless the repository's {@code diff.algorithm} says histogram, so line counts agree
+ * with git's. Counts already made are taken from the {@link CountCache} when no hunks are asked for.
  *
  * <p>Not thread-safe: one per thread, over a reader of its own.
  */
@@ -81,7 +82,8 @@ final class FileCounter implements AutoCloseable {
   private CountCache.Counts counts(DiffEntry entry) throws IOException {
     Attribute diff = entry.getDiffAttribute();
     if (diff != null && diff.getState() == Attribute.State.UNSET) {
-      return new CountCache.Counts(true, 0, 0); // "-diff" or "binary" in .gitattributes: git counts no lines (JGit would)
+      // "-diff" or "binary" in .gitattributes: git counts no lines, and JGit's formatter would
+      return new CountCache.Counts(true, 0, 0);
     }
     FileHeader header = formatter.toFileHeader(entry);
     boolean binary = header.getPatchType() != FileHeader.PatchType.UNIFIED;
