@@ -153,24 +153,14 @@ final class ServicesBenchmark {
         AtomicLong peak = new AtomicLong((long) (rss[0] * 1e6));
         Thread sampler = Thread.ofVirtual().start(() -> sample(peak));
         long cpuStart = processCpuNanos();
-        JsonNode ended = hub.operations().invoke("service_start", Actor.USER,
-            Json.tree(Map.of("project", "bench", "service", "loggen", "wait_seconds", (int) WAIT.toSeconds())));
+        hubRun = runToTheEnd(hub, folder, "loggen");
         cpu = processCpuNanos() - cpuStart;
         sampler.interrupt();
         sampler.join();
-        if (!"exited".equals(ended.path("status").asText())) {
-          throw new IllegalStateException("the log writer did not exit cleanly: " + ended);
-        }
-        hubRun = result(folder.resolve("loggen.result"));
         rss[1] = peak.get() / 1e6;
         rss[2] = rssMegabytes();
       } finally {
-        for (Process follower : followers) {
-          follower.destroy();
-        }
-        for (Process follower : followers) {
-          follower.waitFor(10, TimeUnit.SECONDS);
-        }
+        stop(followers);
       }
       print(out, "  as a hub service:      %7.1f MB/s (%d lines in %.2f s), %d viewers following%n",
           hubRun.megabytesPerSecond(), hubRun.lines(), hubRun.seconds(), viewers);
@@ -206,19 +196,28 @@ final class ServicesBenchmark {
   private Writing warmUp(Hub hub, HubServer server, Path home, Path folder) throws Exception {
     List<Process> followers = follow(server, hub.token(), home, "warmup");
     try {
-      JsonNode ended = hub.operations().invoke("service_start", Actor.USER,
-          Json.tree(Map.of("project", "bench", "service", "warmup", "wait_seconds", (int) WAIT.toSeconds())));
-      if (!"exited".equals(ended.path("status").asText())) {
-        throw new IllegalStateException("the warm-up writer did not exit cleanly: " + ended);
-      }
-      return result(folder.resolve("warmup.result"));
+      return runToTheEnd(hub, folder, "warmup");
     } finally {
-      for (Process follower : followers) {
-        follower.destroy();
-      }
-      for (Process follower : followers) {
-        follower.waitFor(10, TimeUnit.SECONDS);
-      }
+      stop(followers);
+    }
+  }
+
+  /** Starts the writer defined as {@code service} and waits for it to exit; what it measured of itself. */
+  private static Writing runToTheEnd(Hub hub, Path folder, String service) throws IOException {
+    JsonNode ended = hub.operations().invoke("service_start", Actor.USER,
+        Json.tree(Map.of("project", "bench", "service", service, "wait_seconds", (int) WAIT.toSeconds())));
+    if (!"exited".equals(ended.path("status").asText())) {
+      throw new IllegalStateException("the log writer " + service + " did not exit cleanly: " + ended);
+    }
+    return result(folder.resolve(service + ".result"));
+  }
+
+  private static void stop(List<Process> followers) throws InterruptedException {
+    for (Process follower : followers) {
+      follower.destroy();
+    }
+    for (Process follower : followers) {
+      follower.waitFor(10, TimeUnit.SECONDS);
     }
   }
 

@@ -59,7 +59,11 @@ final class WorkspaceBenchmark {
    * @param agree the operation and git report the same files and line counts
    */
   record DiffFigures(String name, int files, int commits, int changedFiles, Spread taskDiff, Spread mergeBase, Spread numstat,
-      Spread git, double ratio, boolean agree, NewTip newTip) {}
+      Spread git, double ratio, boolean agree, NewTip newTip) {
+    DiffFigures withNewTip(NewTip figures) {
+      return new DiffFigures(name, files, commits, changedFiles, taskDiff, mergeBase, numstat, git, ratio, agree, figures);
+    }
+  }
 
   /**
    * The first read after the task committed anew, every changed file with new contents: nothing counted before
@@ -180,9 +184,7 @@ final class WorkspaceBenchmark {
     for (int f = files; f < files + added; f++) {
       kept.add(folder.resolve(BenchGit.path(f)));
     }
-    NewTip newTip = newTips(hub, text, task, repository, folder, branch, kept);
-    return new DiffFigures(warm.name(), warm.files(), warm.commits(), warm.changedFiles(), warm.taskDiff(), warm.mergeBase(),
-        warm.numstat(), warm.git(), warm.ratio(), warm.agree(), newTip);
+    return warm.withNewTip(newTips(hub, text, task, repository, folder, branch, kept));
   }
 
   /** {@link NewTip}: each round appends a line to every file the task changed and keeps, commits, then reads once. */

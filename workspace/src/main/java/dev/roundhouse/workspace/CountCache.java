@@ -56,8 +56,4 @@ final class CountCache {
   synchronized void put(Key key, Counts value) {
     counts.put(key, value);
   }
-
-  synchronized int size() {
-    return counts.size();
-  }
 }
