@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Dev services under load, in a throwaway in-process hub with its HTTP server (scratch home, deleted afterwards):
  *
  * <ul>
- *   <li><b>Logs.</b> A Python service writes {@code megabytes} of log lines as fast as it can, with {@code viewers}
+ *   <li><b>Logs.</b> A Python service writes {@code megabytes} of log lines as fast as it can, a line per write
+ *       ({@code python3 -u}, as a logger that flushes each record does; pinned, since {@code PYTHONUNBUFFERED} in
+ *       one machine's environment and not another's would change both sides of the ratio), with {@code viewers}
  *       {@code curl} processes following its log over SSE; against the same program writing to {@code /dev/null},
  *       before and after, in the same run. The program times its own writing (first line to last flush), so the
  *       ratio is the service's own throughput. Also: this JVM's CPU per MB of log (the hub, its HTTP server and the
@@ -132,7 +134,7 @@ final class ServicesBenchmark {
       long warmupBytes = Math.min(bytes, WARMUP_BYTES);
       for (String name : List.of("warmup", "loggen")) {
         hub.operations().invoke("service_define", Actor.USER, Json.tree(Map.of("project", "bench", "name", name,
-            "argv", List.of("python3", "loggen.py", Long.toString(name.equals("warmup") ? warmupBytes : bytes),
+            "argv", List.of("python3", "-u", "loggen.py", Long.toString(name.equals("warmup") ? warmupBytes : bytes),
                 folder.resolve(name + ".result").toString()),
             "kind", "setup")));
       }
@@ -223,7 +225,7 @@ final class ServicesBenchmark {
 
   private Writing devNull(Path folder) throws Exception {
     Path result = folder.resolve("devnull.result");
-    Process writer = new ProcessBuilder("python3", "loggen.py", Long.toString(bytes), result.toString())
+    Process writer = new ProcessBuilder("python3", "-u", "loggen.py", Long.toString(bytes), result.toString())
         .directory(folder.toFile())
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.INHERIT)

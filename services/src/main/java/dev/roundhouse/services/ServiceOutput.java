@@ -40,7 +40,7 @@ final class ServiceOutput {
   }
 
   private OutputPump pump(ServiceRun run, InputStream stream, LogLine.Stream which, Consumer<ServiceRun> ready) {
-    return new OutputPump(stream, maxLineBytes, texts -> {
+    return new OutputPump(stream, maxLineBytes, OutputPump.PARK, texts -> {
       // The lines of one read share one lock of the log, one wake of its followers and one timestamp.
       for (LogLine line : log.appendAll(which, texts, clock.instant())) {
         if (run.readyPattern != null && !run.ready && run.readyPattern.matcher(line.text()).find()) {

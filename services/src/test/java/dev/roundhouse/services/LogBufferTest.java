@@ -92,7 +92,7 @@ class LogBufferTest {
   @Test
   void longLinesAreCutAtTheLineLimit() {
     StringBuilder captured = new StringBuilder();
-    new OutputPump(new java.io.ByteArrayInputStream(("x".repeat(10) + "\nab\r\ncd").getBytes()), 4,
+    new OutputPump(new java.io.ByteArrayInputStream(("x".repeat(10) + "\nab\r\ncd").getBytes()), 4, () -> {},
         lines -> lines.forEach(line -> captured.append(line).append('|'))).run();
 
     assertThat(captured).hasToString("xxxx|xxxx|xx|ab|cd|");
@@ -108,10 +108,37 @@ class LogBufferTest {
       }
     };
     List<List<String>> batches = new java.util.ArrayList<>();
-    new OutputPump(trickle, 16, lines -> batches.add(List.copyOf(lines))).run();
+    new OutputPump(trickle, 16, () -> {}, lines -> batches.add(List.copyOf(lines))).run();
 
     assertThat(batches.stream().flatMap(List::stream).toList())
         .containsExactly("first line", "second", "", "third, last and ", "long enough to b", "e cut");
     assertThat(batches).contains(List.of("second", "")); // the third read ("ond\r\n\nt") ends two lines
+  }
+
+  @Test
+  void thePumpLingersAfterAShortReadAndReadsAFloodAtOnce() {
+    byte[] line = "2026-12-03T10:00:00Z INFO a line of about sixty bytes, as a log prints\n".getBytes(StandardCharsets.UTF_8);
+    int full = 64 * 1024;
+    List<Integer> reads = List.of(line.length, 3 * line.length, full, full, OutputPump.FLOOD_BYTES, OutputPump.FLOOD_BYTES - 1);
+    byte[] bytes = new byte[reads.stream().mapToInt(Integer::intValue).sum()];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = line[i % line.length];
+    }
+    java.util.Iterator<Integer> sizes = reads.iterator();
+    List<String> events = new java.util.ArrayList<>();
+    java.io.InputStream pipe = new java.io.ByteArrayInputStream(bytes) {
+      @Override
+      public int read(byte[] into, int offset, int length) {
+        int size = sizes.hasNext() ? sizes.next() : length;
+        int read = super.read(into, offset, Math.min(length, size));
+        events.add(read < 0 ? "end" : "read " + read);
+        return read;
+      }
+    };
+    new OutputPump(pipe, 1024, () -> events.add("linger"), lines -> {}).run();
+
+    assertThat(events).containsExactly("read " + line.length, "linger", "read " + 3 * line.length, "linger",
+        "read " + full, "read " + full, "read " + OutputPump.FLOOD_BYTES, "read " + (OutputPump.FLOOD_BYTES - 1), "linger",
+        "end");
   }
 }
