@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       one machine's environment and not another's would change both sides of the ratio), with {@code viewers}
  *       {@code curl} processes following its log over SSE; against the same program writing to {@code /dev/null},
  *       before and after, in the same run. The program times its own writing (first line to last flush), so the
- *       ratio is the service's own throughput. Also: this JVM's CPU per MB of log (the hub, its HTTP server and the
+ *       ratio is the service's own throughput. Then the same writer through a bare relay to as many viewers
+ *       ({@link RelayCeiling}): the ceiling any hub could reach on this machine. Also: this JVM's CPU per MB of log (the hub, its HTTP server and the
  *       SSE streams; the viewers are processes of their own) and its resident memory before, at its peak and after.
  *       First, a warm-up run of up to 40 MB through the hub with viewers of its own, not measured.
  *   <li><b>Terminal.</b> Keystroke to echo through {@code /api/x/pty} (a WebSocket on loopback, a PTY, {@code cat} in
@@ -102,12 +103,13 @@ final class ServicesBenchmark {
    * @param devNull the writer to /dev/null, before and after the hub's run
    * @param hub the writer as a hub service, with the viewers following
    * @param ratio the hub run's throughput over the mean of the /dev/null runs
+   * @param relay the writer through a bare relay to as many viewers ({@link RelayCeiling}), and its ratio likewise
    * @param hubCpuMillisPerMegabyte this JVM's CPU time during the hub run, per MB written
    * @param rssBeforeMegabytes this JVM's resident memory before the hub run, after the peak and after the run
    * @param heapBeforeMegabytes the heap in use after a full collection, before the hub run and after it
    */
-  record Figures(List<Writing> devNull, Writing hub, double ratio, int viewers, double hubCpuMillisPerMegabyte,
-      double rssBeforeMegabytes, double rssPeakMegabytes, double rssAfterMegabytes, double heapBeforeMegabytes,
+  record Figures(List<Writing> devNull, Writing hub, double ratio, Writing relay, double relayRatio, int viewers,
+      double hubCpuMillisPerMegabyte, double rssBeforeMegabytes, double rssPeakMegabytes, double rssAfterMegabytes, double heapBeforeMegabytes,
       double heapAfterMegabytes, Spread terminal, Spread localPty) {}
 
   private final Path scratch;
@@ -134,8 +136,7 @@ final class ServicesBenchmark {
       long warmupBytes = Math.min(bytes, WARMUP_BYTES);
       for (String name : List.of("warmup", "loggen")) {
         hub.operations().invoke("service_define", Actor.USER, Json.tree(Map.of("project", "bench", "name", name,
-            "argv", List.of("python3", "-u", "loggen.py", Long.toString(name.equals("warmup") ? warmupBytes : bytes),
-                folder.resolve(name + ".result").toString()),
+            "argv", writer(name.equals("warmup") ? warmupBytes : bytes, folder.resolve(name + ".result")),
             "kind", "setup")));
       }
       print(out, "roundhouse bench services: %d MB of log lines by python3, %d viewers (curl, SSE follow); load average %s%n",
@@ -166,12 +167,19 @@ final class ServicesBenchmark {
       }
       print(out, "  as a hub service:      %7.1f MB/s (%d lines in %.2f s), %d viewers following%n",
           hubRun.megabytesPerSecond(), hubRun.lines(), hubRun.seconds(), viewers);
+      Path relayed = folder.resolve("relay.result");
+      new RelayCeiling(writer(bytes, relayed), folder, viewers, WAIT).run();
+      Writing relay = result(relayed);
+      print(out, "  through a bare relay:  %7.1f MB/s (%d lines in %.2f s), %d viewers (the ceiling: the bytes as read, no log)%n",
+          relay.megabytesPerSecond(), relay.lines(), relay.seconds(), viewers);
       Writing after = devNull(folder);
       print(out, "  to /dev/null again:    %7.1f MB/s (%d lines in %.2f s)%n", after.megabytesPerSecond(), after.lines(), after.seconds());
       double baseline = (before.megabytesPerSecond() + after.megabytesPerSecond()) / 2;
       double ratio = hubRun.megabytesPerSecond() / baseline;
+      double relayRatio = relay.megabytesPerSecond() / baseline;
       double cpuPerMegabyte = cpu / 1e6 / (hubRun.bytes() / 1e6);
-      print(out, "  ratio hub / dev-null:  %.2fx (target >= 0.8x)%n", ratio);
+      print(out, "  ratio hub / dev-null:  %.2fx (target >= 0.8x); the bare relay's %.2fx is what any hub could reach here%n",
+          ratio, relayRatio);
       print(out, "  hub CPU:               %.2f s, %.2f ms per MB (this JVM: hub, HTTP server, %d SSE streams)%n",
           cpu / 1e9, cpuPerMegabyte, viewers);
       double heapAfter = heapAfterCollection();
@@ -185,7 +193,7 @@ final class ServicesBenchmark {
       print(out, "  terminal echo (local): p50 %.3f ms, p99 %.3f ms, max %.3f ms (script, a local PTY)%n",
           local.p50Millis(), local.p99Millis(), local.maxMillis());
       print(out, "  load average after: %s%n", loadAverage());
-      return new Figures(List.of(before, after), hubRun, ratio, viewers, cpuPerMegabyte, rss[0], rss[1], rss[2], heapBefore,
+      return new Figures(List.of(before, after), hubRun, ratio, relay, relayRatio, viewers, cpuPerMegabyte, rss[0], rss[1], rss[2], heapBefore,
           heapAfter, terminal, local);
     }
   }
@@ -225,7 +233,7 @@ final class ServicesBenchmark {
 
   private Writing devNull(Path folder) throws Exception {
     Path result = folder.resolve("devnull.result");
-    Process writer = new ProcessBuilder("python3", "-u", "loggen.py", Long.toString(bytes), result.toString())
+    Process writer = new ProcessBuilder(writer(bytes, result))
         .directory(folder.toFile())
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -235,6 +243,11 @@ final class ServicesBenchmark {
       throw new IllegalStateException("the log writer to /dev/null did not finish cleanly");
     }
     return result(result);
+  }
+
+  /** The writer's command line: {@code size} bytes of lines, a line per write, its figures into {@code result}. */
+  private static List<String> writer(long size, Path result) {
+    return List.of("python3", "-u", "loggen.py", Long.toString(size), result.toString());
   }
 
   private static Writing result(Path file) throws IOException {

@@ -83,4 +83,19 @@ class BenchCommandTest {
     assertThat(figures.path("deep").path("agree").asBoolean()).isTrue();
     assertThat(figures.path("deep").path("new_tip").isValueNode()).isFalse(); // null or absent: no new tips there
   }
+
+  @Test
+  void benchServicesReportsTheHubRunAgainstDevNullAndABareRelay() throws Exception {
+    CliResult result = ok(context(home, home), "bench", "services", "--megabytes", "2", "--viewers", "2", "--keystrokes", "10", "--json");
+
+    JsonNode figures = Json.read(result.out(), JsonNode.class);
+    assertThat(figures.path("dev_null")).hasSize(2);
+    for (String run : List.of("hub", "relay")) {
+      assertThat(figures.path(run).path("bytes").asLong()).as(run).isEqualTo(figures.path("dev_null").get(0).path("bytes").asLong());
+      assertThat(figures.path(run).path("lines").asLong()).as(run).isPositive();
+    }
+    assertThat(figures.path("ratio").asDouble()).isPositive();
+    assertThat(figures.path("relay_ratio").asDouble()).isPositive();
+    assertThat(figures.path("terminal").path("count").asInt()).isEqualTo(10);
+  }
 }
