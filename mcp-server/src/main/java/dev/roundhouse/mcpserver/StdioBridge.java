@@ -2,14 +2,12 @@ package dev.roundhouse.mcpserver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.BoundedLines;
 import dev.roundhouse.hub.core.Json;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.Writer;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 final class StdioBridge {
   private static final Logger log = LoggerFactory.getLogger(StdioBridge.class);
+  /** The longest stdin line read, in bytes: the hub's default body limit (1 MiB), which a longer message passes no better. */
+  static final int MAX_LINE = 1 << 20;
 
   private final HubConnection hub;
   private final StdoutLines out;
@@ -75,15 +75,14 @@ final class StdioBridge {
 
   /** Relays until {@code in} ends; returns 0. */
   int run(InputStream in) {
-    try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
-        BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      BoundedLines lines = new BoundedLines(reader, BoundedLines.DEFAULT_MAX);
+    try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor(); InputStream input = in) {
+      BoundedLines lines = new BoundedLines(input, MAX_LINE, 0);
       boolean first = true;
       for (BoundedLines.Line line; (line = lines.next()) != null; ) {
         if (line instanceof BoundedLines.TooLong tooLong) {
-          log.warn("refused a stdin line of {} characters (at most {})", tooLong.length(), BoundedLines.DEFAULT_MAX);
+          log.warn("refused a stdin line of {} bytes (at most {})", tooLong.length(), MAX_LINE);
           out.write(StdoutLines.error(null, JsonRpcErrors.INVALID_REQUEST, "the message is " + tooLong.length()
-              + " characters long; roundhouse mcp accepts at most " + BoundedLines.DEFAULT_MAX + " per line"));
+              + " bytes long; roundhouse mcp accepts at most " + MAX_LINE + " per line"));
           continue;
         }
         String message = ((BoundedLines.Text) line).text();

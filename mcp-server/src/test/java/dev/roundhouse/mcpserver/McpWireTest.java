@@ -203,14 +203,14 @@ class McpWireTest {
           + "\"capabilities\":{},\"clientInfo\":{\"name\":\"stdio-cap\",\"version\":\"1\"}}}");
       assertThat(stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isNotNull();
       byte[] chunk = "x".repeat(64 * 1024).getBytes(StandardCharsets.UTF_8);
-      for (int i = 0; i < (3 * BoundedLines.DEFAULT_MAX) / chunk.length; i++) {
+      for (int i = 0; i < (3 * StdioBridge.MAX_LINE) / chunk.length; i++) {
         stdin.write(chunk);
       }
       send(stdin, "");
       JsonNode refusal = stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
       assertThat(refusal).isNotNull();
       assertThat(refusal.path("error").path("code").asInt()).as(refusal.toString()).isEqualTo(-32600);
-      assertThat(refusal.path("error").path("message").asText()).contains("at most " + BoundedLines.DEFAULT_MAX);
+      assertThat(refusal.path("error").path("message").asText()).contains("at most " + StdioBridge.MAX_LINE);
       send(stdin, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
       JsonNode pong = stdout.poll(DEADLINE.toSeconds(), TimeUnit.SECONDS);
       assertThat(pong).isNotNull();

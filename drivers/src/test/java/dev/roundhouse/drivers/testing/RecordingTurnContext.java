@@ -72,6 +72,7 @@ public final class RecordingTurnContext implements TurnContext {
   private boolean holdUnanswered;
   private boolean holdLinger;
   private boolean stopped;
+  private int refusedAfterStop;
   private int stopActionsRegistered;
   private int waiting;
   private int awaited;
@@ -294,6 +295,16 @@ public final class RecordingTurnContext implements TurnContext {
     }
   }
 
+  /** How many events the driver emitted after the stop, each refused as the hub refuses them. */
+  public int refusedAfterStop() {
+    lock.lock();
+    try {
+      return refusedAfterStop;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Waits until the driver is parked on a held permission, question or linger. */
   public void awaitDriverWaiting(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -318,6 +329,7 @@ public final class RecordingTurnContext implements TurnContext {
     lock.lock();
     try {
       if (stopped) {
+        refusedAfterStop++;
         throw new TurnStoppedException(turnId);
       }
       events.add(event);

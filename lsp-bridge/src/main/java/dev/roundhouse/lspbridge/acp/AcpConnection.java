@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.roundhouse.hub.core.BoundedLines;
 import dev.roundhouse.hub.core.Json;
 import dev.roundhouse.hub.core.RoundhouseException;
 import dev.roundhouse.hubclient.HubErrorException;

@@ -1,4 +1,4 @@
-package dev.roundhouse.lspbridge.acp;
+package dev.roundhouse.hub.core;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,17 +9,17 @@ import java.util.Arrays;
  * The lines of a byte stream, each held in memory only up to a cap: a longer line keeps its first
  * {@code prefix} bytes (where a message's {@code id} and {@code method} are), is read on to its end and thrown
  * away, and is reported as {@link TooLong} with its length. So a client that sends 200 MB without a newline
- * costs the agent no more than the cap. Not thread-safe: one reader reads it.
+ * costs a stdio face (MCP, ACP) no more than the cap. Not thread-safe: one reader reads it.
  */
-final class BoundedLines {
+public final class BoundedLines {
   /** A line read. */
-  sealed interface Line permits Text, TooLong {}
+  public sealed interface Line permits Text, TooLong {}
 
   /** A line within the cap, decoded as UTF-8, without its line end. */
-  record Text(String text) implements Line {}
+  public record Text(String text) implements Line {}
 
   /** A line of {@code length} bytes, past the cap: only its first bytes were kept. */
-  record TooLong(long length, byte[] prefix) implements Line {}
+  public record TooLong(long length, byte[] prefix) implements Line {}
 
   private final InputStream in;
   private final int max;
@@ -28,14 +28,15 @@ final class BoundedLines {
   private int position;
   private int limit;
 
-  BoundedLines(InputStream in, int max, int prefix) {
+  /** Lines of at most {@code max} bytes; of a longer one, the first {@code prefix} bytes are kept. */
+  public BoundedLines(InputStream in, int max, int prefix) {
     this.in = in;
     this.max = max;
     this.prefix = Math.min(prefix, max);
   }
 
   /** The next line, or null at the end of the stream. */
-  Line next() throws IOException {
+  public Line next() throws IOException {
     byte[] line = new byte[Math.min(max, 8192)];
     int kept = 0;
     long length = 0;
