@@ -2,6 +2,7 @@ package dev.roundhouse.app;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -94,7 +95,7 @@ final class RelayCeiling {
         }
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("the relay failed: " + e.getMessage(), e);
+      throw new UncheckedIOException("the relay failed: " + e.getMessage(), e);
     }
   }
 

@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       {@code curl} processes following its log over SSE; against the same program writing to {@code /dev/null},
  *       before and after, in the same run. The program times its own writing (first line to last flush), so the
  *       ratio is the service's own throughput. Then the same writer through a bare relay to as many viewers
- *       ({@link RelayCeiling}): the ceiling any hub could reach on this machine. Also: this JVM's CPU per MB of log (the hub, its HTTP server and the
- *       SSE streams; the viewers are processes of their own) and its resident memory before, at its peak and after.
+ *       ({@link RelayCeiling}): the ceiling any hub could reach on this machine. Also: this JVM's CPU per MB of log
+ *       (the hub, its HTTP server and the SSE streams; the viewers are processes of their own) and its resident memory before, at its peak and after.
  *       First, a warm-up run of up to 40 MB through the hub with viewers of its own, not measured.
  *   <li><b>Terminal.</b> Keystroke to echo through {@code /api/x/pty} (a WebSocket on loopback, a PTY, {@code cat} in
  *       raw mode echoing each byte), against the same through {@code script} on a local PTY with pipes.
@@ -109,8 +109,8 @@ final class ServicesBenchmark {
    * @param heapBeforeMegabytes the heap in use after a full collection, before the hub run and after it
    */
   record Figures(List<Writing> devNull, Writing hub, double ratio, Writing relay, double relayRatio, int viewers,
-      double hubCpuMillisPerMegabyte, double rssBeforeMegabytes, double rssPeakMegabytes, double rssAfterMegabytes, double heapBeforeMegabytes,
-      double heapAfterMegabytes, Spread terminal, Spread localPty) {}
+      double hubCpuMillisPerMegabyte, double rssBeforeMegabytes, double rssPeakMegabytes, double rssAfterMegabytes,
+      double heapBeforeMegabytes, double heapAfterMegabytes, Spread terminal, Spread localPty) {}
 
   private final Path scratch;
   private final long bytes;
@@ -193,8 +193,8 @@ final class ServicesBenchmark {
       print(out, "  terminal echo (local): p50 %.3f ms, p99 %.3f ms, max %.3f ms (script, a local PTY)%n",
           local.p50Millis(), local.p99Millis(), local.maxMillis());
       print(out, "  load average after: %s%n", loadAverage());
-      return new Figures(List.of(before, after), hubRun, ratio, relay, relayRatio, viewers, cpuPerMegabyte, rss[0], rss[1], rss[2], heapBefore,
-          heapAfter, terminal, local);
+      return new Figures(List.of(before, after), hubRun, ratio, relay, relayRatio, viewers, cpuPerMegabyte, rss[0], rss[1],
+          rss[2], heapBefore, heapAfter, terminal, local);
     }
   }
 

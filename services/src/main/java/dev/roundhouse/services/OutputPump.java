@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * service's next write must wake it; those wake-ups, not the copying, are what slowed such a service down. In
  * {@code roundhouse bench services} with no viewers, the warm-up's and the measured run's 2 million lines took
  * 437,000 reads and the service ran at 0.62 – 0.72x its speed to {@code /dev/null}; with the pause, 11,300 reads,
- * 0.70 – 0.89x, and the hub's CPU per MB fell from 16.8 to 7.8 – 9.5 ms. The pause is short enough that a 64 KiB pipe does not fill
- * meanwhile at such speeds; a read that comes back large ({@link #FLOOD_BYTES}: the pipe filled while we were
+ * 0.70 – 0.89x, and the hub's CPU per MB fell from 16.8 to 7.5 – 9.5 ms. The pause is short enough that a 64 KiB
+ * pipe does not fill meanwhile at such speeds; a read that comes back large ({@link #FLOOD_BYTES}: the pipe filled while we were
  * away) is followed at once, so a faster writer is never held back by it.
  *
  * <p>Not thread-safe: one thread per stream. The list handed on is reused after the consumer returns.
@@ -105,8 +105,10 @@ final class OutputPump implements Runnable {
   /** Parks for {@link #LINGER}; a park can return early without cause, so it parks again for what is left. */
   private static void park() {
     long deadline = System.nanoTime() + LINGER.toNanos();
-    for (long left = LINGER.toNanos(); left > 0 && !Thread.currentThread().isInterrupted(); left = deadline - System.nanoTime()) {
+    long left = LINGER.toNanos();
+    while (left > 0 && !Thread.currentThread().isInterrupted()) {
       LockSupport.parkNanos(left);
+      left = deadline - System.nanoTime();
     }
   }
 
