@@ -2,28 +2,30 @@ package dev.roundhouse.app;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The ceiling of {@code bench services}: the same writer, followed by as many {@code curl} viewers, through the least
- * a hub could do. One thread reads the writer's pipe as the hub's pump does (64 KiB reads, a 300 µs pause after a
- * short one) and copies each read's bytes, as they are, to every viewer's socket: no lines, no log kept, no SSE
- * framing (the viewers receive the log once each, about half of what the hub's events carry). Whatever this reaches is
- * the most any hub can reach on this machine with every viewer receiving every byte: the writer, the relay and the
- * viewers share its cores.
+ * a hub could do. One thread reads the writer's pipe with the hub's pump's pacing ({@code OutputPump}: 64 KiB reads,
+ * a 300 µs pause after one under 32 KiB) and copies each read's bytes, as they are, to every viewer's socket: no
+ * lines, no log kept, no SSE framing (the viewers receive the log once each, about half of what the hub's events
+ * carry). Whatever this reaches is the most any hub can reach on this machine with every viewer receiving every
+ * byte: the writer, the relay and the viewers share its cores.
  *
  * <p>Not thread-safe; one run at a time.
  */
@@ -50,71 +52,76 @@ final class RelayCeiling {
   /** Runs the writer through the relay until it exits. */
   void run() throws Exception {
     List<Process> followers = new ArrayList<>();
-    List<SocketChannel> sockets = new ArrayList<>();
-    try (ServerSocketChannel server = ServerSocketChannel.open()) {
-      server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-      String url = "http://127.0.0.1:" + ((InetSocketAddress) server.getLocalAddress()).getPort() + "/";
+    List<Socket> sockets = new ArrayList<>();
+    try (ServerSocket server = new ServerSocket(0, viewers, InetAddress.getLoopbackAddress())) {
+      server.setSoTimeout((int) wait.toMillis());
+      String url = "http://127.0.0.1:" + server.getLocalPort() + "/";
       for (int i = 0; i < viewers; i++) {
         followers.add(new ProcessBuilder("curl", "-sN", "-o", "/dev/null", url).redirectError(ProcessBuilder.Redirect.DISCARD).start());
-        SocketChannel socket = server.accept(); // curl connects at once; a curl that fails ends the run with an error below
-        readRequestHead(socket);
-        write(socket, ByteBuffer.wrap(RESPONSE_HEAD));
-        sockets.add(socket);
+        sockets.add(accept(server, i));
       }
       Process process = new ProcessBuilder(writer).directory(folder.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       FutureTask<Void> relay = new FutureTask<>(() -> relay(process.getInputStream(), sockets), null);
       Thread.ofVirtual().name("bench-relay").start(relay);
-      if (!process.waitFor(wait.toSeconds(), TimeUnit.SECONDS) || process.exitValue() != 0) {
+      boolean exited = process.waitFor(wait.toSeconds(), TimeUnit.SECONDS);
+      if (!exited || process.exitValue() != 0) {
         process.destroyForcibly();
-        throw new IllegalStateException("the log writer through the relay did not finish cleanly");
+        String why = relay.state() == Future.State.FAILED ? ": " + relay.exceptionNow().getMessage() : "";
+        throw new IllegalStateException("the log writer through the relay did not finish cleanly" + why);
       }
-      relay.get(wait.toSeconds(), TimeUnit.SECONDS);
+      try {
+        relay.get(wait.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+      }
     } finally {
-      for (SocketChannel socket : sockets) {
+      for (Socket socket : sockets) {
         socket.close();
       }
-      for (Process follower : followers) {
-        follower.destroy();
-        follower.waitFor(10, TimeUnit.SECONDS);
-      }
+      ServicesBenchmark.stop(followers);
     }
   }
 
-  private static void relay(InputStream pipe, List<SocketChannel> sockets) {
+  /** The next viewer's connection, its request read and the response's head sent. */
+  private Socket accept(ServerSocket server, int viewer) throws IOException {
+    Socket socket;
+    try {
+      socket = server.accept();
+    } catch (SocketTimeoutException e) {
+      throw new IOException("relay viewer " + viewer + " (curl) did not connect within " + wait, e);
+    }
+    InputStream request = socket.getInputStream();
+    StringBuilder seen = new StringBuilder();
+    while (seen.indexOf("\r\n\r\n") < 0) { // a GET has no body: its head ends the request
+      int next = request.read();
+      if (next < 0 || seen.length() > 8192) {
+        socket.close();
+        throw new IOException("relay viewer " + viewer + " (curl) sent no whole request: " + seen);
+      }
+      seen.append((char) next);
+    }
+    socket.getOutputStream().write(RESPONSE_HEAD);
+    return socket;
+  }
+
+  private static void relay(InputStream pipe, List<Socket> sockets) {
     byte[] buffer = new byte[READ_BYTES];
-    ByteBuffer out = ByteBuffer.allocateDirect(READ_BYTES);
     try (pipe) {
+      List<OutputStream> outs = new ArrayList<>();
+      for (Socket socket : sockets) {
+        outs.add(socket.getOutputStream());
+      }
       for (int read; (read = pipe.read(buffer)) != -1; ) {
-        out.clear();
-        out.put(buffer, 0, read).flip();
-        for (SocketChannel socket : sockets) {
-          write(socket, out.duplicate());
+        for (OutputStream out : outs) {
+          out.write(buffer, 0, read);
         }
         if (read < FLOOD_BYTES) {
           LockSupport.parkNanos(PAUSE_NANOS); // as the hub's pump paces its reads
         }
       }
     } catch (IOException e) {
+      // closing the pipe (above) ends the writer too, so the run fails at once rather than at its deadline
       throw new UncheckedIOException("the relay failed: " + e.getMessage(), e);
-    }
-  }
-
-  private static void write(SocketChannel socket, ByteBuffer bytes) throws IOException {
-    while (bytes.hasRemaining()) {
-      socket.write(bytes);
-    }
-  }
-
-  /** Reads up to the blank line that ends curl's request (a GET has no body). */
-  private static void readRequestHead(SocketChannel socket) throws IOException {
-    ByteBuffer head = ByteBuffer.allocate(8192);
-    StringBuilder seen = new StringBuilder();
-    while (seen.indexOf("\r\n\r\n") < 0) {
-      head.clear();
-      if (socket.read(head) < 0 || seen.length() > 8192) {
-        throw new IOException("a viewer closed before its request ended: " + seen);
-      }
-      seen.append(new String(head.array(), 0, head.position(), StandardCharsets.US_ASCII));
     }
   }
 }

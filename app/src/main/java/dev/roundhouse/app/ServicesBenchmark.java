@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       before and after, in the same run. The program times its own writing (first line to last flush), so the
  *       ratio is the service's own throughput. Then the same writer through a bare relay to as many viewers
  *       ({@link RelayCeiling}): the ceiling any hub could reach on this machine. Also: this JVM's CPU per MB of log
- *       (the hub, its HTTP server and the SSE streams; the viewers are processes of their own) and its resident memory before, at its peak and after.
- *       First, a warm-up run of up to 40 MB through the hub with viewers of its own, not measured.
+ *       (the hub, its HTTP server and the SSE streams; the viewers are processes of their own) and its resident
+ *       memory before, at its peak and after. First, a warm-up run of up to 40 MB through the hub with viewers of its own, not measured.
  *   <li><b>Terminal.</b> Keystroke to echo through {@code /api/x/pty} (a WebSocket on loopback, a PTY, {@code cat} in
  *       raw mode echoing each byte), against the same through {@code script} on a local PTY with pipes.
  * </ul>
@@ -222,7 +222,8 @@ final class ServicesBenchmark {
     return result(folder.resolve(service + ".result"));
   }
 
-  private static void stop(List<Process> followers) throws InterruptedException {
+  /** Ends the viewers and waits for each to exit. */
+  static void stop(List<Process> followers) throws InterruptedException {
     for (Process follower : followers) {
       follower.destroy();
     }
