@@ -45,7 +45,32 @@ import java.util.function.Supplier;
 final class TurnsBenchmark {
   /** The figures of one run. */
   record Figures(int turns, long events, double seconds, double eventsPerSecond, double p50Millis, double p99Millis,
-      double maxMillis, long peakRssBytes, DiskSyncProbe.Figures diskSync) {}
+      double maxMillis, long peakRssBytes, DiskSyncProbe.Figures diskSync, DiskSyncProbe.Figures diskSyncAfter,
+      WriterFigures writer) {}
+
+  /**
+   * What the store's single writer did in the measured round, from the hub's own metrics: commits, writes, and the
+   * time from each group's begin to its durable commit.
+   */
+  record WriterFigures(long commits, long writes, double commitSeconds) {
+    static WriterFigures of(String scrape) {
+      return new WriterFigures((long) metric(scrape, "roundhouse_store_commits_total"),
+          (long) metric(scrape, "roundhouse_store_writes_total"), metric(scrape, "roundhouse_store_commit_seconds_sum"));
+    }
+
+    WriterFigures since(WriterFigures before) {
+      return new WriterFigures(commits - before.commits, writes - before.writes, commitSeconds - before.commitSeconds);
+    }
+
+    private static double metric(String scrape, String name) {
+      for (String line : scrape.split("\n")) {
+        if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+          return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        }
+      }
+      throw new IllegalStateException("the hub's metrics have no " + name);
+    }
+  }
 
   private final Path home;
   private final int turns;
@@ -103,17 +128,31 @@ final class TurnsBenchmark {
             + " p50 %.2f ms, p99 %.2f ms%n", warmup.count(), warmup.percentileMillis(0.50), warmup.percentileMillis(0.99));
         out.flush();
       }
+      WriterFigures before = WriterFigures.of(hub.metrics().scrape());
       Round measured = round(hub, tasks, eventsPerTurn, current);
+      WriterFigures writer = WriterFigures.of(hub.metrics().scrape()).since(before);
       rss.stop();
       viewer.interrupt(); // the socket closes with the server below
-      Figures figures = new Figures(turns, measured.count(), measured.seconds, measured.count() / measured.seconds,
-          measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0), rss.peak(), disk);
-      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), measured.seconds, figures.eventsPerSecond());
+      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", measured.count(), measured.seconds,
+          measured.count() / measured.seconds);
       out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
-          figures.p50Millis(), figures.p99Millis(), figures.maxMillis());
-      out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", figures.peakRssBytes() >> 20);
+          measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0));
+      out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", rss.peak() >> 20);
+      // The writer and the disk, so a run's latency can be told from the machine's: the disk's sync tail moves
+      // from minute to minute on a shared machine, and every event waits for one commit's sync.
+      out.printf(Locale.ROOT, "store writer, measured round: %d commits of %.1f writes on average, %.2f ms each from begin"
+          + " to durable commit, inside a commit %.0f%% of the round%n", writer.commits(),
+          writer.commits() == 0 ? 0.0 : (double) writer.writes() / writer.commits(),
+          writer.commits() == 0 ? 0.0 : writer.commitSeconds() * 1000 / writer.commits(),
+          100 * writer.commitSeconds() / measured.seconds);
       out.flush();
-      return figures;
+      DiskSyncProbe.Figures after = DiskSyncProbe.measure(home, 1000);
+      out.printf(Locale.ROOT, "this disk again, after the run: fdatasync of a 4 KiB append p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+          after.p50Millis(), after.p99Millis(), after.maxMillis());
+      out.flush();
+      return new Figures(turns, measured.count(), measured.seconds, measured.count() / measured.seconds,
+          measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0), rss.peak(), disk,
+          after, writer);
     }
   }
 

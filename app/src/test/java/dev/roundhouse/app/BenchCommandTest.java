@@ -59,7 +59,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void benchTurnsReportsTheDiskBaselineTheLatencyAndTheRss() {
+  void benchTurnsReportsTheDiskBaselineTheLatencyTheRssAndTheWriter() {
     CliResult result = ok(context(home, home), "bench", "turns", "--turns", "3", "--events", "20", "--warmup", "10");
 
     assertThat(result.out())
@@ -67,7 +67,10 @@ class BenchCommandTest {
         .contains("warm-up, not measured (the JIT compiling, the first collections): 30 events,")
         .contains("60 message events in")
         .containsPattern("emit -> SSE viewer latency: p50 [0-9.]+ ms, p99 [0-9.]+ ms")
-        .containsPattern("peak RSS of this process \\(hub and viewer\\): [1-9][0-9]* MB");
+        .containsPattern("peak RSS of this process \\(hub and viewer\\): [1-9][0-9]* MB")
+        // 60 messages and the turns' other events, in at least one commit
+        .containsPattern("store writer, measured round: [1-9][0-9]* commits of [1-9][0-9.]* writes on average, [0-9.]+ ms each")
+        .containsPattern("this disk again, after the run: fdatasync of a 4 KiB append p50 [0-9.]+ ms, p99 [0-9.]+ ms");
   }
 
   @Test

@@ -19,10 +19,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -52,7 +54,14 @@ public final class HubMetrics implements AutoCloseable {
 
   /** The registry and what it holds that a scrape refreshes or close releases. */
   private record Registry(PrometheusMeterRegistry meters, MultiGauge turns, AtomicLong queued, AtomicLong pending,
-      JvmGcMetrics gc) {}
+      JvmGcMetrics gc, Set<String> registered) {
+    /** Registers what {@code key} names the first time it is seen. */
+    void once(String key, Consumer<PrometheusMeterRegistry> register) {
+      if (registered.add(key)) {
+        register.accept(meters);
+      }
+    }
+  }
 
   public HubMetrics(Store store, EventBus events) {
     this.store = store;
@@ -87,20 +96,28 @@ public final class HubMetrics implements AutoCloseable {
         .toList(), true);
     r.queued().set(figures.queued());
     r.pending().set(figures.pending());
-    counts.durable.forEach((type, adder) ->
+    // Each meter is registered once: Micrometer keeps the first registration of a name and warns at every later one.
+    counts.durable.forEach((type, adder) -> r.once("events " + type, meters ->
         FunctionCounter.builder("roundhouse.events", adder, a -> a.sum())
             .description("Durable events stored and published since the hub started, by type")
-            .tag("type", type).register(r.meters()));
-    counts.decisionWaits.forEach((outcome, waits) ->
+            .tag("type", type).register(meters)));
+    counts.decisionWaits.forEach((outcome, waits) -> r.once("decision wait " + outcome, meters ->
         FunctionTimer.builder("roundhouse.decision.wait", waits, w -> w.count.sum(), w -> w.nanos.sum(), TimeUnit.NANOSECONDS)
             .description("How long decisions waited before they were answered or expired")
-            .tag("outcome", outcome).register(r.meters()));
-    gauges.forEach((name, gauged) ->
-        Gauge.builder(name, gauged.value()).description(gauged.description()).strongReference(true).register(r.meters()));
-    counters.forEach((name, counted) ->
-        FunctionCounter.builder(name, counted.value(), v -> v.get().doubleValue())
-            .description(counted.description()).register(r.meters()));
+            .tag("outcome", outcome).register(meters)));
+    // Gauges and counters read the current supplier of their name at each scrape, so a second one replaces the first.
+    gauges.forEach((name, gauged) -> r.once("gauge " + name, meters ->
+        Gauge.builder(name, gauges, all -> current(all, name)).description(gauged.description()).strongReference(true)
+            .register(meters)));
+    counters.forEach((name, counted) -> r.once("counter " + name, meters ->
+        FunctionCounter.builder(name, counters, all -> current(all, name)).description(counted.description())
+            .register(meters)));
     return r.meters().scrape();
+  }
+
+  private static double current(Map<String, Gauged> all, String name) {
+    Gauged gauged = all.get(name);
+    return gauged == null ? Double.NaN : gauged.value().get().doubleValue();
   }
 
   private Registry registry() {
@@ -135,7 +152,7 @@ public final class HubMetrics implements AutoCloseable {
     new ClassLoaderMetrics().bindTo(meters);
     new ProcessorMetrics().bindTo(meters);
     new UptimeMetrics().bindTo(meters);
-    Registry built = new Registry(meters, turns, queued, pending, gc);
+    Registry built = new Registry(meters, turns, queued, pending, gc, ConcurrentHashMap.newKeySet());
     if (registry.compareAndSet(null, built)) {
       return built;
     }

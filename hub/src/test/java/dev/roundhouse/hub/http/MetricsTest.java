@@ -106,6 +106,25 @@ class MetricsTest {
   }
 
   @Test
+  void aSecondGaugeOrCounterOfTheSameNameReplacesTheFirstScrapeAfterScrape() {
+    var metrics = hub.hub().metrics();
+    metrics.gauge("roundhouse.test.sessions", "A face's sessions", () -> 3);
+    metrics.counter("roundhouse.test.renewals", "Renewals", () -> 7);
+    assertThat(metrics.scrape())
+        .containsPattern("(?m)^roundhouse_test_sessions\\{[^}]*\\} 3\\.0$")
+        .containsPattern("(?m)^roundhouse_test_renewals_total\\{[^}]*\\} 7\\.0$");
+
+    metrics.gauge("roundhouse.test.sessions", "A face's sessions", () -> 5);
+    metrics.counter("roundhouse.test.renewals", "Renewals", () -> 9);
+    String again = metrics.scrape();
+
+    // Micrometer keeps a name's first registration: a scrape that registered again would still show 3 and 7.
+    assertThat(again)
+        .containsPattern("(?m)^roundhouse_test_sessions\\{[^}]*\\} 5\\.0$")
+        .containsPattern("(?m)^roundhouse_test_renewals_total\\{[^}]*\\} 9\\.0$");
+  }
+
+  @Test
   void theMetricsTokenReadsMetricsAndNothingElseAndNoTokenReadsNothing() {
     assertThat(scrape(METRICS_TOKEN).statusCode()).isEqualTo(200);
     assertThat(scrape(null).statusCode()).isEqualTo(401);
