@@ -145,14 +145,19 @@ export async function newTaskFromPalette(vscode, title, column) {
   return asked;
 }
 
-/** What the New Task widget asks now: its text, and which of New Task's prompts it is (undefined: none yet). */
+/**
+ * What the New Task widget asks now: its text, and which of New Task's prompts it is (undefined: none yet). The
+ * input boxes are told by their prompt (or the title's validation message), which only an input box shows: the
+ * column pick's own title says "New task in …" too, and before its rows render it must not pass for the title.
+ */
 async function readPrompt(widget) {
   const text = (await widget.innerText()).toLowerCase();
   const rows = await widget.locator(".monaco-list-row").allInnerTexts();
+  const message = (await widget.locator(".quick-input-message").allInnerTexts()).join(" ").toLowerCase();
   const kind = rows.some((r) => /backlog|to do/i.test(r)) ? "column"
     : rows.some((r) => /^web/.test(r.trim())) ? "project"
-    : /description/.test(text) ? "description"
-    : /title|new task/.test(text) ? "title"
+    : /description/.test(message) ? "description"
+    : /title|new task/.test(message) ? "title"
     : undefined;
   return { text, kind };
 }
