@@ -133,27 +133,32 @@ final class TurnsBenchmark {
       WriterFigures writer = WriterFigures.of(hub.metrics().scrape()).since(before);
       rss.stop();
       viewer.interrupt(); // the socket closes with the server below
-      out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", measured.count(), measured.seconds,
-          measured.count() / measured.seconds);
-      out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
-          measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0));
-      out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", rss.peak() >> 20);
-      // The writer and the disk, so a run's latency can be told from the machine's: the disk's sync tail moves
-      // from minute to minute on a shared machine, and every event waits for one commit's sync.
-      out.printf(Locale.ROOT, "store writer, measured round: %d commits of %.1f writes on average, %.2f ms each from begin"
-          + " to durable commit, inside a commit %.0f%% of the round%n", writer.commits(),
-          writer.commits() == 0 ? 0.0 : (double) writer.writes() / writer.commits(),
-          writer.commits() == 0 ? 0.0 : writer.commitSeconds() * 1000 / writer.commits(),
-          100 * writer.commitSeconds() / measured.seconds);
-      out.flush();
       DiskSyncProbe.Figures after = DiskSyncProbe.measure(home, 1000);
-      out.printf(Locale.ROOT, "this disk again, after the run: fdatasync of a 4 KiB append p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-          after.p50Millis(), after.p99Millis(), after.maxMillis());
-      out.flush();
-      return new Figures(turns, measured.count(), measured.seconds, measured.count() / measured.seconds,
+      Figures figures = new Figures(turns, measured.count(), measured.seconds, measured.count() / measured.seconds,
           measured.percentileMillis(0.50), measured.percentileMillis(0.99), measured.percentileMillis(1.0), rss.peak(), disk,
           after, writer);
+      print(out, figures);
+      return figures;
     }
+  }
+
+  private static void print(PrintWriter out, Figures figures) {
+    out.printf(Locale.ROOT, "%d message events in %.2f s: %.0f events/s%n", figures.events(), figures.seconds(),
+        figures.eventsPerSecond());
+    out.printf(Locale.ROOT, "emit -> SSE viewer latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms)%n",
+        figures.p50Millis(), figures.p99Millis(), figures.maxMillis());
+    out.printf(Locale.ROOT, "peak RSS of this process (hub and viewer): %d MB (target < 300 MB)%n", figures.peakRssBytes() >> 20);
+    // The writer and the disk, so a run's latency can be told from the machine's: the disk's sync tail moves from
+    // minute to minute on a shared machine, and every event waits for one commit's sync.
+    WriterFigures writer = figures.writer();
+    double commits = Math.max(1, writer.commits());
+    out.printf(Locale.ROOT, "store writer, measured round: %d commits of %.1f writes on average, %.2f ms each from begin"
+        + " to durable commit, inside a commit %.0f%% of the round%n", writer.commits(), writer.writes() / commits,
+        writer.commitSeconds() * 1000 / commits, 100 * writer.commitSeconds() / figures.seconds());
+    DiskSyncProbe.Figures after = figures.diskSyncAfter();
+    out.printf(Locale.ROOT, "this disk again, after the run: fdatasync of a 4 KiB append p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        after.p50Millis(), after.p99Millis(), after.maxMillis());
+    out.flush();
   }
 
   /** Runs one turn per task, each emitting {@code events} messages, and waits until the viewer saw them all end. */
