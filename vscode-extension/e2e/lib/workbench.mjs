@@ -168,7 +168,17 @@ export class Workbench {
         await page.keyboard.press("Escape");
       } else if (await row.waitFor({ timeout: 8000 }).then(() => true, () => false)) {
         await row.click();
-        return;
+        // The palette hides (or gives its box to the command's own pick) before it runs the command it accepted;
+        // one still holding the command's title took no click (CI: a toast that arrived at that moment re-rendered
+        // the list under the pointer), so it is closed and the command tried again.
+        const accepted = await page.waitForFunction((text) => {
+          const box = document.querySelector(".quick-input-widget input.input");
+          return !box || box.offsetParent === null || box.value !== text;
+        }, `>${title}`, { timeout: 5000 }).then(() => true, () => false);
+        if (accepted) {
+          return;
+        }
+        await page.keyboard.press("Escape");
       } else {
         await page.keyboard.press("Escape");
       }
