@@ -1,6 +1,7 @@
 package dev.roundhouse.workspace;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -122,7 +123,14 @@ final class WorktreeBlobs extends ObjectReader.Filter {
       if (!attributes.isRegularFile() || attributes.size() > MAX_FILE) {
         return null;
       }
-      byte[] content = Files.readAllBytes(file);
+      // Exactly the size just read, in one read where the file allows: no size query and no read at the end of the
+      // file, two system calls of the six a whole-file read makes (each costs more than its bytes for a small file).
+      byte[] content = new byte[(int) attributes.size()];
+      try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        if (in.readNBytes(content, 0, content.length) != content.length) {
+          return null; // shorter than a moment ago: edited meanwhile
+        }
+      }
       return id.equals(blobId(content)) ? content : null;
     } catch (IOException | RuntimeException e) {
       return null; // gone, unreadable or not a file: the object store answers

@@ -161,6 +161,36 @@ class DiffTest {
     assertThat(file(workspace.changes().diff(worktree, true), ".gitattributes").hunks()).hasSize(1);
   }
 
+  @Test
+  void submodulePointersEmptyFilesLostNewlinesAndModeChangesCountAsGitCountsThem(Sandbox sandbox) {
+    Workspace workspace = sandbox.workspace();
+    TaskWorktree worktree = sandbox.ensure(workspace, 4, "edges").worktree();
+    Path work = Path.of(worktree.path());
+    // staged by hand: "add -A" would drop a submodule pointer whose folder is not there
+    String first = sandbox.git(work, "rev-parse", "HEAD");
+    sandbox.git(work, "update-index", "--add", "--cacheinfo", "160000," + first + ",vendor/lib");
+    sandbox.write(work, "notes/tail.txt", "a\nb\n");
+    sandbox.git(work, "add", "notes/tail.txt");
+    sandbox.git(work, "commit", "-q", "-m", "a submodule pointer, a file to lose its newline");
+    String second = sandbox.git(work, "rev-parse", "HEAD");
+    sandbox.git(work, "update-index", "--cacheinfo", "160000," + second + ",vendor/lib");
+    sandbox.write(work, "notes/tail.txt", "a\nb", "empty.txt", "", "README.md", "hello");
+    sandbox.git(work, "add", "notes/tail.txt", "empty.txt", "README.md");
+    sandbox.git(work, "update-index", "--chmod=+x", "src/app.txt");
+    sandbox.git(work, "commit", "-q", "-m", "pointer moved, newline lost, an empty file, a mode change");
+    // the worktree as a checkout leaves it: the file executable, the submodule's folder there and not populated
+    work.resolve("src/app.txt").toFile().setExecutable(true);
+    work.resolve("vendor/lib").toFile().mkdirs();
+
+    TaskDiff diff = workspace.changes().diff(worktree, false);
+
+    assertThat(diff.files()).noneMatch(FileChange::uncommitted);
+    assertThat(numstat(diff)).isEqualTo(gitNumstat(sandbox, sandbox.project, diff.mergeBase(), worktree.branch()))
+        .isEqualTo(gitNumstat(sandbox, work, diff.mergeBase(), null))
+        .containsEntry("vendor/lib", "1 0").containsEntry("notes/tail.txt", "2 0").containsEntry("empty.txt", "0 0")
+        .containsEntry("src/app.txt", "0 0").containsEntry("README.md", "1 1");
+  }
+
   private static FileChange file(TaskDiff diff, String path) {
     return diff.files().stream().filter(file -> file.path().equals(path)).findFirst().orElseThrow();
   }
