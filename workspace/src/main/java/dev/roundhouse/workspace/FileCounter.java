@@ -56,8 +56,9 @@ final class FileCounter implements AutoCloseable {
     formatter.setRepository(repository); // for attributes; its reader is replaced next
     formatter.setReader(reader, repository.getConfig());
     formatter.setBinaryFileThreshold(BINARY_FILE_THRESHOLD);
-    this.algorithm = configure(formatter, repository);
-    this.diffAlgorithm = DiffAlgorithm.getAlgorithm(DiffAlgorithm.SupportedAlgorithm.valueOf(algorithm));
+    DiffAlgorithm.SupportedAlgorithm supported = configure(formatter, repository);
+    this.algorithm = supported.name();
+    this.diffAlgorithm = DiffAlgorithm.getAlgorithm(supported);
     ContentSource source = ContentSource.create(reader);
     this.contents = new ContentSource.Pair(source, source);
   }
@@ -65,9 +66,9 @@ final class FileCounter implements AutoCloseable {
   /**
    * Sets {@code formatter} to read {@code repository}'s way: its algorithm, no rename detection, full ids.
    *
-   * @return the algorithm's name
+   * @return the algorithm it set
    */
-  static String configure(DiffFormatter formatter, Repository repository) {
+  static DiffAlgorithm.SupportedAlgorithm configure(DiffFormatter formatter, Repository repository) {
     boolean histogram = "histogram".equalsIgnoreCase(repository.getConfig().getString("diff", null, "algorithm"));
     DiffAlgorithm.SupportedAlgorithm algorithm =
         histogram ? DiffAlgorithm.SupportedAlgorithm.HISTOGRAM : DiffAlgorithm.SupportedAlgorithm.MYERS;
@@ -76,7 +77,7 @@ final class FileCounter implements AutoCloseable {
     // Full ids in the "index" line: an abbreviation is checked for uniqueness against every pack and loose object
     // folder, twice per file, and nothing here reads that line.
     formatter.setAbbreviationLength(Constants.OBJECT_ID_STRING_LENGTH);
-    return algorithm.name();
+    return algorithm;
   }
 
   /** @param dirty the worktree's uncommitted paths */
